@@ -1,0 +1,43 @@
+//! [`Entry`] and the one order on entries.
+
+use core::cmp::Ordering;
+
+use crate::TotalRank;
+
+/// A value and its position in the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry<T> {
+    /// The value.
+    pub value: T,
+    /// Its position in the stream, from 0.
+    pub index: u32,
+}
+
+impl<T: TotalRank> Entry<T> {
+    /// The order of the contract: `self` ranks below `other` (`Less`) iff its value ranks below,
+    /// or the values tie and its index is greater. Two entries with different indices never
+    /// compare `Equal`, so the top k of a stream are unique.
+    ///
+    /// Both values must be rankable ([`TotalRank::is_rankable`]); the selectors make sure of it.
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use tinytopk::Entry;
+    ///
+    /// let early = Entry { value: 3.0_f32, index: 1 };
+    /// let late = Entry { value: 3.0_f32, index: 3 };
+    /// assert_eq!(late.rank_cmp(&early), Ordering::Less); // a tie goes to the lower index
+    /// ```
+    #[inline]
+    pub fn rank_cmp(&self, other: &Self) -> Ordering {
+        self.value
+            .rank_cmp(&other.value)
+            .then_with(|| other.index.cmp(&self.index))
+    }
+
+    /// `self.rank_cmp(other) == Ordering::Less`: `self` is the worse of the two.
+    #[inline]
+    pub fn ranks_below(&self, other: &Self) -> bool {
+        self.rank_cmp(other) == Ordering::Less
+    }
+}

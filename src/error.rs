@@ -1,0 +1,98 @@
+//! [`Error`]: why a call was rejected. A rejected call has written nothing.
+
+use core::fmt;
+
+use crate::TotalRank;
+
+/// Why a call was rejected. Whatever the error, the call wrote nothing: caller buffers and
+/// selector state are as they were before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// The value at this position of the stream has no place in the order (a NaN). It is the
+    /// first such position.
+    NotRankable {
+        /// Position of the first unrankable value, counted from the start of the stream.
+        index: usize,
+    },
+    /// More entries were asked for than the input has.
+    KTooLarge {
+        /// How many entries were asked for.
+        k: usize,
+        /// How many values the input has.
+        n: usize,
+    },
+    /// The index and value buffers differ in length.
+    LengthMismatch {
+        /// Length of the index buffer.
+        idx: usize,
+        /// Length of the value buffer.
+        val: usize,
+    },
+    /// The stream would grow past `u32::MAX + 1` values, the most that `u32` indices can name.
+    TooLong {
+        /// The length the stream would have had (saturated at `usize::MAX`).
+        n: usize,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::NotRankable { index } => {
+                write!(
+                    f,
+                    "the value at index {index} has no place in the order (NaN)"
+                )
+            }
+            Error::KTooLarge { k, n } => write!(f, "k = {k} is larger than the input (n = {n})"),
+            Error::LengthMismatch { idx, val } => write!(
+                f,
+                "the index buffer ({idx}) and the value buffer ({val}) differ in length"
+            ),
+            Error::TooLong { n } => write!(
+                f,
+                "a stream of {n} values is longer than u32 indices can name (u32::MAX + 1)"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// The most values a stream may have: indices are `u32`.
+pub(crate) const MAX_STREAM_LEN: u64 = u32::MAX as u64 + 1;
+
+/// Checks `values`, which would take the stream positions from `next` on, before anything is
+/// written: the stream must stay within [`MAX_STREAM_LEN`] and every value must be rankable.
+pub(crate) fn check_values<T: TotalRank>(next: u64, values: &[T]) -> Result<(), Error> {
+    let end = next.saturating_add(values.len() as u64);
+    if end > MAX_STREAM_LEN {
+        return Err(Error::TooLong {
+            n: usize::try_from(end).unwrap_or(usize::MAX),
+        });
+    }
+    match first_unrankable(values) {
+        // `next + pos < end <= MAX_STREAM_LEN`, so it fits in a u32 and thus in a usize.
+        Some(pos) => Err(Error::NotRankable {
+            index: (next + pos as u64) as usize,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Values checked at a time by [`first_unrankable`]: a fixed-size block with a branch-free
+/// fold vectorizes, where a search that stops at the first hit does not.
+const CHECK_BLOCK: usize = 64;
+
+/// The position of the first value that is not rankable.
+fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
+    let mut blocks = values.chunks_exact(CHECK_BLOCK);
+    let clean = |block: &[T]| block.iter().fold(true, |ok, v| ok & v.is_rankable());
+    let dirty_block = blocks.position(|block| !clean(block));
+    let start = dirty_block.map_or(values.len() - blocks.remainder().len(), |b| b * CHECK_BLOCK);
+    values[start..]
+        .iter()
+        .position(|v| !v.is_rankable())
+        .map(|pos| start + pos)
+}

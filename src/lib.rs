@@ -1,0 +1,91 @@
+//! The k best values of a stream and their positions, best first, without allocating and
+//! without sorting the stream: a size-k min-heap in a fixed array or in caller buffers, one
+//! comparison per value once it is full. Built for LLM samplers that pick the top 40 of a
+//! vocabulary-sized row of logits on microcontrollers, in wasm and in native engines, with the
+//! same answer on every platform.
+//!
+//! ```
+//! use tinytopk::{top_k_into, TopK};
+//!
+//! let logits = [0.5_f32, 2.0, f32::NEG_INFINITY, 2.0, -1.0, 0.7];
+//!
+//! // A runtime k, into caller buffers.
+//! let (mut ids, mut values) = ([0_u32; 3], [0.0_f32; 3]);
+//! top_k_into(&logits, &mut ids, &mut values)?;
+//! assert_eq!(ids, [1, 3, 5]);
+//! assert_eq!(values, [2.0, 2.0, 0.7]);
+//!
+//! // A compile-time k, streaming.
+//! let mut top = TopK::<f32, 3>::new();
+//! for &logit in &logits {
+//!     top.push(logit)?;
+//! }
+//! assert!(top.into_sorted().iter().map(|e| e.index).eq(ids));
+//!
+//! // NaN is an error naming its position, and nothing is written.
+//! let bad = [1.0, f32::NAN, 3.0];
+//! assert_eq!(
+//!     top_k_into(&bad, &mut ids[..1], &mut values[..1]),
+//!     Err(tinytopk::Error::NotRankable { index: 1 })
+//! );
+//! assert_eq!(ids, [1, 3, 5]);
+//! # Ok::<(), tinytopk::Error>(())
+//! ```
+//!
+//! # The contract
+//!
+//! Every API keeps it.
+//! - Entries are (value, index). `a` ranks below `b` iff `a.value < b.value`, or the values are
+//!   equal and `a.index > b.index`, by the value type's own comparison ([`TotalRank`]; IEEE
+//!   `<` and `==` for floats, so `-0.0 == 0.0`). The order is total: a tie at the k-th place
+//!   goes to the lower index, and equal values come out by ascending index
+//!   ([`Entry::rank_cmp`]).
+//! - Output is best first. `-inf` is an ordinary value and ranks last (masked logits).
+//! - A value with no place in the order (NaN, any bit pattern) is an error naming its position
+//!   ([`Error::NotRankable`]).
+//! - On any error nothing is written: caller buffers and selector state are as they were.
+//! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
+//! - No allocation, no `std`, no panic and no `unsafe`.
+//!
+//! # The APIs
+//!
+//! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`).
+//! - [`TopK<T, K>`](TopK): a streaming selector whose heap is a fixed array of `K` entries.
+//! - [`SliceTopK`]: the same streaming selector over caller buffers, for a runtime `k`.
+//!
+//! They share one heap (module `heap`); its cost is n root comparisons plus about k·ln(n/k)
+//! insertions of O(log k) on a row in random order, O(n log k) in the worst case.
+//!
+//! # Crate features
+//!
+//! - `std` (default): nothing yet beyond linking `std`; reserved for run-time CPU feature
+//!   detection. With `default-features = false` the crate is `no_std` and needs no allocator.
+//!
+//! # Minimum Rust version
+//!
+//! 1.81 (for `core::error::Error`).
+
+#![no_std]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+mod entry;
+mod error;
+mod heap;
+mod rank;
+mod slice;
+mod topk;
+
+pub use entry::Entry;
+pub use error::Error;
+pub use rank::TotalRank;
+pub use slice::top_k_into;
+pub use topk::{SliceTopK, TopK};
+
+/// The README's example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,41 @@
+//! [`top_k_into`]: the k best values of a slice, into caller buffers.
+
+use crate::{Error, SliceTopK, TotalRank};
+
+/// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
+/// descending order, equal values by ascending index, and a tie at the k-th place goes to the
+/// lower index.
+///
+/// Everything is checked before the first write. The heap is built inside `idx` and `val`
+/// (no other buffer) and a final in-place heap sort leaves them best first. `k == 0` writes
+/// nothing; `k == x.len()` is a full sort.
+///
+/// ```
+/// use tinytopk::top_k_into;
+///
+/// let x = [1.0_f32, 3.0, 2.0, 3.0, -1.0];
+/// let (mut idx, mut val) = ([0_u32; 3], [0.0_f32; 3]);
+/// top_k_into(&x, &mut idx, &mut val)?;
+/// assert_eq!(idx, [1, 3, 2]);
+/// assert_eq!(val, [3.0, 3.0, 2.0]);
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::LengthMismatch`] if `idx` and `val` differ in length, [`Error::KTooLarge`] if
+/// `k > x.len()`, [`Error::TooLong`] if `x` has more than `u32::MAX + 1` values, and
+/// [`Error::NotRankable`] with the index of the first NaN in `x`, whatever `k` is. `idx` and
+/// `val` are then untouched.
+pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
+    let mut top = SliceTopK::new(idx, val)?;
+    if top.capacity() > x.len() {
+        return Err(Error::KTooLarge {
+            k: top.capacity(),
+            n: x.len(),
+        });
+    }
+    top.extend_from_slice(x)?;
+    top.into_sorted();
+    Ok(())
+}

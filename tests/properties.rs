@@ -1,0 +1,179 @@
+//! Property tests: every API against the oracle on tie-heavy rows of f32, f64 and i32.
+
+mod common;
+
+use common::{
+    assert_every_api, bits, oracle, via_slice_topk, via_topk, Feed, Value, F32_POOL, NAN_BITS,
+};
+use proptest::prelude::*;
+use proptest::sample::select;
+use tinytopk::{top_k_into, Error, SliceTopK, TopK};
+
+/// Cases per property: `PROPTEST_CASES` (256 by default), and a handful under Miri.
+fn config() -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 6,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::default()
+    }
+}
+
+/// A row of up to `max_len` values drawn from a pool of 1 to 8 values of `values`: ties everywhere.
+fn tie_heavy<T: Clone + core::fmt::Debug + 'static>(
+    values: impl Strategy<Value = T> + Clone,
+    max_len: usize,
+) -> impl Strategy<Value = Vec<T>> {
+    prop::collection::vec(values, 1..=8)
+        .prop_flat_map(move |pool| prop::collection::vec(select(pool), 0..=max_len))
+}
+
+/// A row with a k in `0..=n + 1` (n + 1 must be rejected).
+fn row_and_k<T: Clone + core::fmt::Debug + 'static>(
+    row: impl Strategy<Value = Vec<T>>,
+) -> impl Strategy<Value = (Vec<T>, usize)> {
+    row.prop_flat_map(|x| {
+        let n = x.len();
+        (Just(x), 0..=n + 1)
+    })
+}
+
+fn f32_values() -> impl Strategy<Value = f32> + Clone {
+    prop_oneof![
+        select(F32_POOL.to_vec()),
+        any::<f32>().prop_filter("rankable", |v| !v.is_nan())
+    ]
+}
+
+fn f64_values() -> impl Strategy<Value = f64> + Clone {
+    prop_oneof![
+        select(vec![
+            0.0,
+            -0.0,
+            1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            5e-324
+        ]),
+        any::<f64>().prop_filter("rankable", |v| !v.is_nan())
+    ]
+}
+
+fn i32_values() -> impl Strategy<Value = i32> + Clone {
+    prop_oneof![select(vec![0, -1, 1, i32::MIN, i32::MAX]), any::<i32>()]
+}
+
+/// Every API equals the oracle, and every kept value is the input's own bits.
+fn every_api_is_the_oracle<T: Value>(x: &[T], k: usize) {
+    let expected = oracle(x, k);
+    assert_every_api(x, k, &expected);
+    if let Ok(expected) = expected {
+        // `PartialEq` says 0.0 == -0.0: the bits must agree too.
+        let mut idx = vec![0; k];
+        let mut val = vec![T::default(); k];
+        top_k_into(x, &mut idx, &mut val).unwrap();
+        assert_eq!(bits(&common::zip_entries(&idx, &val)), bits(&expected));
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn f32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(f32_values(), 64))) {
+        every_api_is_the_oracle(&x, k);
+    }
+
+    #[test]
+    fn f64_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(f64_values(), 64))) {
+        every_api_is_the_oracle(&x, k);
+    }
+
+    #[test]
+    fn i32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(i32_values(), 64))) {
+        every_api_is_the_oracle(&x, k);
+    }
+
+    /// A long row (many replacements at the root) against the oracle, with a larger k.
+    #[test]
+    fn long_rows_match_the_oracle(
+        x in tie_heavy(f32_values(), if cfg!(miri) { 200 } else { 3000 }),
+        k in 0_usize..=200,
+    ) {
+        let k = k.min(x.len());
+        every_api_is_the_oracle(&x, k);
+    }
+
+    /// Feeding a selector in chunks split anywhere is the same as one push at a time.
+    #[test]
+    fn extend_split_anywhere_is_push_one_at_a_time(
+        x in tie_heavy(f32_values(), 96),
+        cuts in prop::collection::vec(0_usize..=96, 0..8),
+        k in 0_usize..=12,
+    ) {
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(x.len())).collect();
+        cuts.sort_unstable();
+        let pushed = via_slice_topk(&x, k, Feed::Push).unwrap();
+        let pushed_array = via_topk::<f32, 12>(&x, Feed::Push).unwrap();
+
+        let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+        let mut sliced = SliceTopK::new(&mut idx, &mut val).unwrap();
+        let mut array = TopK::<f32, 12>::new();
+        let mut start = 0;
+        for &end in cuts.iter().chain([&x.len()]) {
+            sliced.extend_from_slice(&x[start..end]).unwrap();
+            array.extend_from_slice(&x[start..end]).unwrap();
+            start = end;
+        }
+        prop_assert_eq!(sliced.stream_len(), x.len() as u64);
+        prop_assert_eq!(array.stream_len(), x.len() as u64);
+        let (i, v) = sliced.into_sorted();
+        prop_assert_eq!(bits(&common::zip_entries(i, v)), bits(&pushed));
+        prop_assert_eq!(bits(&array.into_sorted()), bits(&pushed_array));
+    }
+
+    /// NaNs of any bit pattern anywhere: the first is named, nothing is written, and a selector
+    /// is left exactly as it was.
+    #[test]
+    fn nan_anywhere_is_named_and_nothing_is_written(
+        (mut x, k) in row_and_k(tie_heavy(f32_values(), 40)),
+        nans in prop::collection::vec((any::<prop::sample::Index>(), select(NAN_BITS.to_vec())), 1..4),
+        nan_payload in any::<u32>(),
+    ) {
+        if x.is_empty() {
+            x.push(1.0);
+        }
+        let k = k.min(x.len());
+        let clean = x.clone();
+        // Any exponent-all-ones pattern with a non-zero mantissa is NaN.
+        let extra = f32::from_bits(0x7F80_0000 | (nan_payload & 0x807F_FFFF) | 1);
+        for (i, (at, nan_bits)) in nans.iter().enumerate() {
+            let nan = if i == 0 { extra } else { f32::from_bits(*nan_bits) };
+            x[at.index(clean.len())] = nan;
+        }
+        let first = x.iter().position(|v| v.is_nan()).unwrap();
+        let expected = Err(Error::NotRankable { index: first });
+
+        let (mut idx, mut val) = (vec![7_u32; k], vec![-7.5_f32; k]);
+        prop_assert_eq!(top_k_into(&x, &mut idx, &mut val), expected);
+        prop_assert!(idx.iter().all(|&i| i == 7) && val.iter().all(|&v| v == -7.5));
+
+        // A selector already holding the clean row rejects the row with the NaN, and is
+        // unchanged: the clean row's top k, at the same stream position.
+        let mut array = TopK::<f32, 5>::new();
+        array.extend_from_slice(&clean).unwrap();
+        let want = bits(&array.clone().into_sorted());
+        let offset = clean.len();
+        prop_assert_eq!(
+            array.extend_from_slice(&x),
+            Err(Error::NotRankable { index: offset + first })
+        );
+        prop_assert_eq!(array.stream_len(), offset as u64);
+        prop_assert_eq!(bits(&array.into_sorted()), want);
+    }
+}
