@@ -1,5 +1,6 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
+use crate::error::check_values;
 use crate::{Error, SliceTopK, TotalRank};
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
@@ -23,13 +24,17 @@ use crate::{Error, SliceTopK, TotalRank};
 ///
 /// # Errors
 ///
-/// [`Error::LengthMismatch`] if `idx` and `val` differ in length, [`Error::KTooLarge`] if
-/// `k > x.len()`, [`Error::TooLong`] if `x` has more than `u32::MAX + 1` values, and
-/// [`Error::NotRankable`] with the index of the first NaN in `x`, whatever `k` is. `idx` and
-/// `val` are then untouched.
+/// [`Error::LengthMismatch`] if `idx` and `val` differ in length, [`Error::TooLong`] if `x`
+/// has more than `u32::MAX + 1` values, [`Error::NotRankable`] with the index of the first
+/// NaN in `x` whatever `k` is (`k > x.len()` included, as the reference sampler answers), and
+/// [`Error::KTooLarge`] if `k > x.len()` and `x` has no NaN. `idx` and `val` are then
+/// untouched.
 pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
     let mut top = SliceTopK::new(idx, val)?;
     if top.capacity() > x.len() {
+        // The first NaN is the error whatever k is. Checked here, on the error path only: on
+        // the way to the heap `extend_from_slice` checks the values itself.
+        check_values(0, x)?;
         return Err(Error::KTooLarge {
             k: top.capacity(),
             n: x.len(),
