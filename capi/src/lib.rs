@@ -20,8 +20,11 @@
 //!   (same size, same alignment, every bit pattern valid in both). The row is at most
 //!   [`MAX_N`] = 2^31 long, so every index written is at most `i32::MAX` and its bits read
 //!   back in C as the same, non-negative `int32_t`.
-//! - **Nothing written on error.** Every check here, and every check of `top_k_into`, comes
-//!   before the first write.
+//! - **Nothing written on error, and no reference to uninitialised memory.** Every check here
+//!   comes first; then `top_k_into` with k = 0 checks the row for NaN and writes nothing; only
+//!   then are the outputs zeroed (C buffers may be fresh from `malloc`, and a Rust slice must
+//!   hold initialised values) and filled. The row is thus read twice: the NaN check is a
+//!   branch-free pass, small next to the selection.
 //! - **No allocation, no panic.** Nothing here allocates, indexes or unwraps (the crate denies
 //!   the clippy lints that would let it), and `tinytopk` promises neither allocation nor panic.
 //!   The function is `extern "C"`, so even a panic from a bug could not unwind into C: since
@@ -119,13 +122,18 @@ unsafe fn checked_top_k(x: *const f32, n: i64, k: i64, idx: *mut i32, val: *mut 
     // within `isize::MAX`); the caller promises `n` readable values that no one writes during
     // the call, and the two output ranges do not overlap them.
     let x = unsafe { Span::slice(x, n) };
-    // SAFETY: as for `x`, with `k` writable places each. The three ranges are pairwise
-    // disjoint, so these `&mut` are the only references to their memory. `i32` and `u32`
+    // The row is checked (NaN) by `top_k_into` with k = 0, which writes nothing: only then
+    // may the outputs be written.
+    tinytopk::top_k_into(x, &mut [], &mut []).ok()?;
+    // SAFETY: `idx_bytes` and `val_bytes` checked the outputs as `x_bytes` did `x`; the caller
+    // promises `k` writable places each, and the three ranges are pairwise disjoint, so these
+    // `&mut` are the only references to their memory. C buffers may be uninitialised, and a
+    // slice must hold initialised values: `init_slice` writes zeros first. `i32` and `u32`
     // have the same size and alignment and every bit pattern is valid in both, so the
     // `int32_t` buffer may be viewed as `u32`.
-    let idx = unsafe { Span::slice_mut(idx.cast::<u32>(), k) };
+    let idx = unsafe { Span::init_slice(idx.cast::<u32>(), k) };
     // SAFETY: as for `idx`.
-    let val = unsafe { Span::slice_mut(val, k) };
+    let val = unsafe { Span::init_slice(val, k) };
     tinytopk::top_k_into(x, idx, val).ok()?;
     // `n <= MAX_N`, so each index is below 2^31: the same number as an `int32_t`.
     debug_assert!(idx.iter().all(|&i| i32::try_from(i).is_ok()));
@@ -180,21 +188,23 @@ impl Span {
         unsafe { slice::from_raw_parts(ptr, len) }
     }
 
-    /// `len` elements at `ptr`, or an empty slice when `len == 0` (whatever `ptr` is).
+    /// `len` elements at `ptr`, all set to zero (`T` must be a type for which all-zero bytes
+    /// are a value), or an empty slice when `len == 0` (whatever `ptr` is).
     ///
     /// # Safety
     ///
     /// When `len > 0`: [`Span::new`] accepted `ptr` and `len`, `ptr` points to `len` writable
-    /// elements, and nothing else reads or writes them while the slice lives. They may be
-    /// uninitialised (C callers pass fresh buffers) as long as the slice's user writes each
-    /// place before reading it, as `top_k_into` does: its heap only reads the places it has
-    /// filled. The Miri run of the tests passes uninitialised buffers to check this.
-    unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+    /// elements (initialised or not), and nothing else reads or writes them while the slice
+    /// lives.
+    unsafe fn init_slice<'a, T: Zeroable>(ptr: *mut T, len: usize) -> &'a mut [T] {
         if len == 0 {
             return &mut [];
         }
-        // SAFETY: non-null, aligned and at most `isize::MAX` bytes (checked by `Span::new`);
-        // writable and not aliased (the caller's promise); never read before written (above).
+        // SAFETY: non-null, aligned and at most `isize::MAX` bytes (checked by `Span::new`),
+        // writable and not aliased (the caller's promise): `len` elements may be written.
+        unsafe { ptr.write_bytes(0, len) };
+        // SAFETY: as above, and every element is now initialised (all-zero bytes are a value
+        // of `T: Zeroable`).
         unsafe { slice::from_raw_parts_mut(ptr, len) }
     }
 }
@@ -208,3 +218,8 @@ fn halt(_: &core::panic::PanicInfo) -> ! {
         core::hint::spin_loop();
     }
 }
+
+/// Types whose all-zero bytes are a value: what [`Span::init_slice`] may zero.
+trait Zeroable {}
+impl Zeroable for u32 {}
+impl Zeroable for f32 {}
