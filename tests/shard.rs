@@ -217,7 +217,6 @@ fn bad_incoming_entries_are_errors_and_change_nothing() {
         Err(Error::NotRankable { index: 6 })
     );
     assert_eq!((slice.len(), slice.stream_len()), (0, 10));
-    drop(slice);
     assert_eq!((idx, val), ([11; 2], [-3.0; 2]));
 }
 
