@@ -10,7 +10,7 @@ use std::vec::Vec;
 use rayon::prelude::*;
 
 use crate::batch::{check_row, shape, Shape};
-use crate::error::{check_values, MAX_STREAM_LEN};
+use crate::error::MAX_STREAM_LEN;
 use crate::shard::merge_unchecked;
 use crate::{top_k_into, Entry, Error, SliceTopK, TotalRank};
 
@@ -67,8 +67,9 @@ pub fn par_top_k_rows<T: TotalRank + Send + Sync>(
 /// at least [`MIN_SHARD_LEN`] values), each selected with
 /// [`SliceTopK::with_offset`], then merged: the same output, bit for bit, as `top_k_into`.
 ///
-/// Each shard's top k lives in a small buffer of k entries that this call allocates (the
-/// caller's `idx` and `val` are written only by the final merge); the row is never copied.
+/// Each shard's top k lives in a small buffer of k entries that this call allocates; each shard
+/// checks its own values as it goes, and the caller's `idx` and `val` are written only by the
+/// final merge, once every shard has passed. The row is read once and never copied.
 ///
 /// ```
 /// use tinytopk::par_top_k_into;
@@ -98,26 +99,25 @@ pub fn par_top_k_into<T: TotalRank + Default + Send + Sync>(
     if k > x.len() {
         return Err(Error::KTooLarge { k, n: x.len() });
     }
-    // The length (u32 indices) first, then the first NaN, in parallel, before any write.
+    // The length first (u32 indices), as `top_k_into` does.
     if x.len() as u64 > MAX_STREAM_LEN {
         return Err(Error::TooLong { n: x.len() });
     }
-    let first_error = x
-        .par_chunks(MIN_SHARD_LEN)
-        .enumerate()
-        .find_map_first(|(chunk, values)| {
-            check_values((chunk * MIN_SHARD_LEN) as u64, values).err()
-        });
-    if let Some(err) = first_error {
-        return Err(err);
-    }
+    // Each shard checks its own values as it takes them, into buffers of its own; the caller's
+    // are written only once every shard has passed. The shards are in row order and each
+    // names its first NaN, so the first error in shard order names the row's first NaN.
     let shard_len = x.len().div_ceil(shards);
-    let parts: Vec<Vec<Entry<T>>> = x
+    let parts: Vec<Result<Vec<Entry<T>>, Error>> = x
         .par_chunks(shard_len)
         .enumerate()
         .map(|(shard, values)| shard_top_k(values, shard * shard_len, k))
         .collect();
     for part in &parts {
+        if let Err(err) = part {
+            return Err(*err);
+        }
+    }
+    for part in parts.iter().flatten() {
         merge_unchecked(
             &mut top.heap,
             &mut top.next,
@@ -129,22 +129,23 @@ pub fn par_top_k_into<T: TotalRank + Default + Send + Sync>(
     Ok(())
 }
 
-/// The top `k` of one shard starting at position `base` of a checked row, with global indices.
-fn shard_top_k<T: TotalRank + Default>(values: &[T], base: usize, k: usize) -> Vec<Entry<T>> {
+/// The top `k` of one shard starting at position `base` of the row, with global indices,
+/// in heap order (a merge does not need them sorted).
+fn shard_top_k<T: TotalRank + Default>(
+    values: &[T],
+    base: usize,
+    k: usize,
+) -> Result<Vec<Entry<T>>, Error> {
     let mut idx = std::vec![0; k];
     let mut val = std::vec![T::default(); k];
-    // The row was checked and `base + values.len() <= u32::MAX + 1`: neither step can fail.
-    let kept = u32::try_from(base)
-        .map_err(|_| Error::TooLong { n: base })
-        .and_then(|base| SliceTopK::with_offset(&mut idx, &mut val, base))
-        .and_then(|mut top| {
-            top.extend_from_slice(values)?;
-            Ok(top.len())
-        });
-    let kept = kept.unwrap_or(0);
-    idx.iter()
+    let base = u32::try_from(base).map_err(|_| Error::TooLong { n: base })?;
+    let mut top = SliceTopK::with_offset(&mut idx, &mut val, base)?;
+    top.extend_from_slice(values)?;
+    let kept = top.len();
+    Ok(idx
+        .iter()
         .zip(&val)
         .take(kept)
         .map(|(&index, &value)| Entry { value, index })
-        .collect()
+        .collect())
 }

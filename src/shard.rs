@@ -37,8 +37,9 @@ use crate::{Entry, Error, SliceTopK, TopK, TotalRank};
 
 impl<T, const K: usize> TopK<T, K> {
     /// An empty selector whose first value takes index `base`: the shard of a stream that
-    /// starts at position `base`. Its stream still ends at `u32::MAX + 1` values from 0: a push
-    /// past it is [`Error::TooLong`], never a wrap.
+    /// starts at position `base`. [`stream_len`](TopK::stream_len) counts from 0, so it is
+    /// `base` plus the values pushed, and the stream still ends at `u32::MAX + 1` positions: a
+    /// push past it is [`Error::TooLong`], never a wrap.
     ///
     /// ```
     /// use tinytopk::TopK;
