@@ -278,3 +278,23 @@ fn slice_with_offset_rejects_mismatched_buffers() {
         Some(Error::LengthMismatch { idx: 2, val: 3 })
     );
 }
+
+#[test]
+fn display_of_the_new_errors_names_the_numbers() {
+    let text = |e: Error| e.to_string();
+    assert!(text(Error::DuplicateIndex { index: 17 }).contains("17"));
+    let beyond = text(Error::IndexBeyondStream {
+        index: 9,
+        stream_len: 4,
+    });
+    assert!(beyond.contains('9') && beyond.contains('4'), "{beyond}");
+    let rows = text(Error::NotRows {
+        len: 10,
+        n: 3,
+        out: 7,
+    });
+    assert!(
+        rows.contains("10") && rows.contains('3') && rows.contains('7'),
+        "{rows}"
+    );
+}
