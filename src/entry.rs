@@ -5,7 +5,10 @@ use core::cmp::Ordering;
 use crate::TotalRank;
 
 /// A value and its position in the stream.
+///
+/// With the `serde` feature it serializes as `{"value": …, "index": …}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Entry<T> {
     /// The value.
     pub value: T,

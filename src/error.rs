@@ -34,6 +34,29 @@ pub enum Error {
         /// The length the stream would have had (saturated at `usize::MAX`).
         n: usize,
     },
+    /// A merged or deserialized entry repeats the index of another entry: the two parts
+    /// overlapped, so the union is not a stream.
+    DuplicateIndex {
+        /// The index that came twice.
+        index: u32,
+    },
+    /// A merged or deserialized entry has an index at or past the stream length it came with.
+    IndexBeyondStream {
+        /// The entry's index.
+        index: u32,
+        /// The stream length it came with.
+        stream_len: u64,
+    },
+    /// A batch is not `rows × n` values with `rows × k` outputs: `len` is not a multiple of
+    /// `n`, or the outputs (`out` places) are not a multiple of the rows.
+    NotRows {
+        /// How many values the batch has.
+        len: usize,
+        /// The row length.
+        n: usize,
+        /// How many places the outputs have.
+        out: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -53,6 +76,17 @@ impl fmt::Display for Error {
             Error::TooLong { n } => write!(
                 f,
                 "a stream of {n} values is longer than u32 indices can name (u32::MAX + 1)"
+            ),
+            Error::DuplicateIndex { index } => {
+                write!(f, "index {index} comes twice: the merged parts overlap")
+            }
+            Error::IndexBeyondStream { index, stream_len } => write!(
+                f,
+                "index {index} is not below the stream length {stream_len} it came with"
+            ),
+            Error::NotRows { len, n, out } => write!(
+                f,
+                "{len} values are not rows of {n} with {out} output places a multiple of the rows"
             ),
         }
     }

@@ -154,10 +154,11 @@ pub(crate) fn extend<S: Storage>(
     Ok(())
 }
 
-/// Keeps `entry` if it is among the best `capacity()` entries offered so far. Entries must be
-/// offered by ascending index.
+/// Keeps `entry` if it is among the best `capacity()` entries offered so far. Every comparison
+/// is the full order ([`Entry::ranks_below`], index included), so entries may come with any
+/// indices, as long as no index comes twice: a merge of shards offers them out of order.
 #[inline]
-fn offer<S: Storage>(heap: &mut S, entry: Entry<S::Value>) {
+pub(crate) fn offer<S: Storage>(heap: &mut S, entry: Entry<S::Value>) {
     let len = heap.len();
     if len < heap.capacity() {
         heap.append(entry);

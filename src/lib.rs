@@ -52,6 +52,7 @@
 //! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`).
 //! - [`TopK<T, K>`](TopK): a streaming selector whose heap is a fixed array of `K` entries.
 //! - [`SliceTopK`]: the same streaming selector over caller buffers, for a runtime `k`.
+//! - [`top_k_rows`]: the top k of every row of a `rows × n` batch, into `rows × k` buffers.
 //!
 //! They share one heap (module `heap`); its cost is n root comparisons plus about k·ln(n/k)
 //! insertions of O(log k) on a row in random order, O(n log k) in the worst case.
@@ -60,6 +61,16 @@
 //!
 //! - `std` (default): nothing yet beyond linking `std`; reserved for run-time CPU feature
 //!   detection. With `default-features = false` the crate is `no_std` and needs no allocator.
+//! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
+//!   pattern rejected), so 16-bit logits are ranked as they are, without a conversion. `no_std`.
+//! - `serde`: `Serialize` and `Deserialize` for [`Entry`] and [`TopK`] (its stream length and
+//!   kept entries, best first); a corrupt input is an error, never a broken selector. `no_std`.
+//! - `rayon` (implies `std`): `par_top_k_rows`, the rows of a batch in parallel, and
+//!   `par_top_k_into`, one long row split into shards across threads and merged.
+//!
+//! Without a feature: smallest-k through [`TotalRank`] for [`core::cmp::Reverse`], shards and
+//! merging ([`TopK::with_offset`], [`TopK::merge`], [`mod@shard`]), and batches
+//! ([`top_k_rows`]).
 //!
 //! # Minimum Rust version
 //!
@@ -72,15 +83,26 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+mod batch;
 mod entry;
 mod error;
+#[cfg(feature = "half")]
+mod half;
 mod heap;
+#[cfg(feature = "rayon")]
+mod parallel;
 mod rank;
+#[cfg(feature = "serde")]
+mod serde;
+pub mod shard;
 mod slice;
 mod topk;
 
+pub use batch::top_k_rows;
 pub use entry::Entry;
 pub use error::Error;
+#[cfg(feature = "rayon")]
+pub use parallel::{par_top_k_into, par_top_k_rows, MIN_SHARD_LEN};
 pub use rank::TotalRank;
 pub use slice::top_k_into;
 pub use topk::{SliceTopK, TopK};

@@ -104,3 +104,33 @@ macro_rules! impl_int {
 
 impl_float!(f32 f64);
 impl_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// The smallest values first: `Reverse(a)` ranks below `Reverse(b)` iff `b` ranks below `a`.
+///
+/// A selector over `Reverse<T>` keeps the k *smallest* values (beam search over costs, nearest
+/// neighbours by distance) under the same contract: ties still go to the lower index, since
+/// the index tie-break lives in [`Entry::rank_cmp`](crate::Entry::rank_cmp), outside the value
+/// order; `Reverse(-0.0)` and `Reverse(0.0)` still tie; a NaN inside is still rejected.
+///
+/// ```
+/// use core::cmp::Reverse;
+/// use tinytopk::TopK;
+///
+/// let mut nearest = TopK::<Reverse<f32>, 2>::new();
+/// for d in [0.5_f32, 0.25, 3.0, 0.25] {
+///     nearest.push(Reverse(d))?;
+/// }
+/// let ids: Vec<u32> = nearest.into_sorted().iter().map(|e| e.index).collect();
+/// assert_eq!(ids, [1, 3]); // the two 0.25s, the lower index first
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
+    #[inline]
+    fn is_rankable(&self) -> bool {
+        self.0.is_rankable()
+    }
+    #[inline]
+    fn rank_cmp(&self, other: &Self) -> Ordering {
+        other.0.rank_cmp(&self.0)
+    }
+}

@@ -30,8 +30,8 @@ use crate::{Entry, Error, TotalRank};
 /// ```
 #[derive(Clone, Debug)]
 pub struct TopK<T, const K: usize> {
-    heap: ArrayVec<Entry<T>, K>,
-    next: u64,
+    pub(crate) heap: ArrayVec<Entry<T>, K>,
+    pub(crate) next: u64,
 }
 
 impl<T, const K: usize> TopK<T, K> {
@@ -128,8 +128,8 @@ impl<T, const K: usize> Default for TopK<T, K> {
 /// ```
 #[derive(Debug)]
 pub struct SliceTopK<'a, T> {
-    heap: Columns<'a, T>,
-    next: u64,
+    pub(crate) heap: Columns<'a, T>,
+    pub(crate) next: u64,
 }
 
 impl<'a, T> SliceTopK<'a, T> {

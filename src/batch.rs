@@ -1,0 +1,112 @@
+//! [`top_k_rows`]: the top k of every row of a batch, into caller buffers.
+
+use crate::error::check_values;
+use crate::{top_k_into, Error, TotalRank};
+
+/// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// The row length.
+    pub(crate) n: usize,
+    /// Entries per row.
+    pub(crate) k: usize,
+}
+
+/// Checks the shape of a batch of `x.len()` values in rows of `n` with `out` output places,
+/// and that `k <= n`. A batch of no rows (`x` and the outputs empty) is fine for any `n`.
+pub(crate) fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
+    if idx != val {
+        return Err(Error::LengthMismatch { idx, val });
+    }
+    let not_rows = Error::NotRows { len, n, out: idx };
+    if len == 0 {
+        return if idx == 0 {
+            Ok(Shape { n, k: 0 })
+        } else {
+            Err(not_rows)
+        };
+    }
+    if n == 0 || len % n != 0 {
+        return Err(not_rows);
+    }
+    let rows = len / n;
+    if idx % rows != 0 {
+        return Err(not_rows);
+    }
+    let k = idx / rows;
+    if k > n {
+        return Err(Error::KTooLarge { k, n });
+    }
+    Ok(Shape { n, k })
+}
+
+/// Checks every row of a batch whose shape is known: each row is a stream of its own (indices
+/// from 0), and a NaN is named by its position in the flat `x`.
+pub(crate) fn check_row<T: TotalRank>(row: usize, n: usize, values: &[T]) -> Result<(), Error> {
+    check_values(0, values).map_err(|err| match err {
+        Error::NotRankable { index } => Error::NotRankable {
+            index: row * n + index,
+        },
+        other => other,
+    })
+}
+
+/// The top `k` of each row of `x`, a row-major batch of rows of `n` values, into `idx` and
+/// `val` (`rows × k` places each, row-major): row `r`'s entries, best first, at
+/// `r*k..(r+1)*k`, their indices positions within the row (`0..n`). `k` is
+/// `idx.len() / rows`. No allocation; the same contract as [`top_k_into`] row by row.
+///
+/// Every row is checked before the first write: a NaN anywhere, even in the last row, leaves
+/// every row of the outputs untouched. The error names the NaN by its position in the flat
+/// `x` (its row is `index / n`, its column `index % n`): the first NaN of the batch.
+///
+/// ```
+/// use tinytopk::top_k_rows;
+///
+/// let batch = [
+///     1.0_f32, 3.0, 2.0, //
+///     0.0, -1.0, 0.0,
+/// ];
+/// let (mut idx, mut val) = ([0_u32; 4], [0.0_f32; 4]);
+/// top_k_rows(&batch, 3, &mut idx, &mut val)?;
+/// assert_eq!(idx, [1, 2, 0, 2]);
+/// assert_eq!(val, [3.0, 2.0, 0.0, 0.0]);
+///
+/// let bad = [1.0_f32, 3.0, 2.0, 0.0, f32::NAN, 0.0];
+/// assert_eq!(
+///     top_k_rows(&bad, 3, &mut idx, &mut val),
+///     Err(tinytopk::Error::NotRankable { index: 4 })
+/// );
+/// assert_eq!(idx, [1, 2, 0, 2]); // nothing written, row 0 included
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::LengthMismatch`] if `idx` and `val` differ in length; [`Error::NotRows`] if
+/// `x.len()` is not a multiple of `n` (or `n == 0` with values) or the outputs are not a
+/// multiple of the rows; [`Error::KTooLarge`] if `k > n`; [`Error::TooLong`] if a row has
+/// more than `u32::MAX + 1` values; [`Error::NotRankable`] with the flat position of the first
+/// NaN. Nothing is then written.
+pub fn top_k_rows<T: TotalRank>(
+    x: &[T],
+    n: usize,
+    idx: &mut [u32],
+    val: &mut [T],
+) -> Result<(), Error> {
+    let Shape { n, k } = shape(x.len(), n, idx.len(), val.len())?;
+    if x.is_empty() {
+        return Ok(());
+    }
+    for (row, values) in x.chunks_exact(n).enumerate() {
+        check_row(row, n, values)?;
+    }
+    if k == 0 {
+        return Ok(());
+    }
+    let outputs = idx.chunks_exact_mut(k).zip(val.chunks_exact_mut(k));
+    for (values, (idx, val)) in x.chunks_exact(n).zip(outputs) {
+        top_k_into(values, idx, val)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! `half::f16` and `half::bf16` (feature `half`): the order against f32 (the conversion is
+//! exact, so it is an independent oracle), every NaN bit pattern, and every API against the
+//! oracle on tie-heavy rows, as for f32 in tests/properties.rs.
+//!
+//! Fixture rows (fixtures/) are not run here yet: they are built on another branch.
+
+mod common;
+
+use core::cmp::Ordering;
+
+use common::{assert_every_api, oracle, Value};
+use half::{bf16, f16};
+use proptest::prelude::*;
+use proptest::sample::select;
+use tinytopk::{top_k_into, Error, TopK, TotalRank};
+
+impl Value for f16 {
+    fn bits(self) -> u64 {
+        self.to_bits().into()
+    }
+}
+
+impl Value for bf16 {
+    fn bits(self) -> u64 {
+        self.to_bits().into()
+    }
+}
+
+/// A 16-bit float type under test, with its exact conversion to f32.
+trait Half: Value + Send + Sync + 'static {
+    fn from_bits(bits: u16) -> Self;
+    fn to_f32(self) -> f32;
+}
+
+impl Half for f16 {
+    fn from_bits(bits: u16) -> Self {
+        f16::from_bits(bits)
+    }
+    fn to_f32(self) -> f32 {
+        f16::to_f32(self)
+    }
+}
+
+impl Half for bf16 {
+    fn from_bits(bits: u16) -> Self {
+        bf16::from_bits(bits)
+    }
+    fn to_f32(self) -> f32 {
+        bf16::to_f32(self)
+    }
+}
+
+/// IEEE order through f32, written without the crate.
+fn f32_order(a: f32, b: f32) -> Ordering {
+    a.partial_cmp(&b).expect("both rankable")
+}
+
+/// Every one of the 65,536 bit patterns: rankable iff not NaN as f32, and the order against
+/// the neighbours that matter (both zeros, both infinities, the smallest and largest).
+fn every_bit_pattern<H: Half>() {
+    let pivots: Vec<H> = [0x0000, 0x8000, 0x0001, 0x8001, 0x3C00, 0xBC00]
+        .into_iter()
+        .chain([0x7C00, 0xFC00, 0x7F80, 0xFF80, 0x7BFF, 0x7F7F])
+        .map(H::from_bits)
+        .filter(|p| p.is_rankable())
+        .collect();
+    for bits in 0..=u16::MAX {
+        let v = H::from_bits(bits);
+        assert_eq!(v.is_rankable(), !v.to_f32().is_nan(), "{bits:#06x}");
+        if v.is_rankable() {
+            for &p in &pivots {
+                assert_eq!(
+                    v.rank_cmp(&p),
+                    f32_order(v.to_f32(), p.to_f32()),
+                    "{bits:#06x} vs {p:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn f16_every_bit_pattern() {
+    every_bit_pattern::<f16>();
+}
+
+#[test]
+fn bf16_every_bit_pattern() {
+    every_bit_pattern::<bf16>();
+}
+
+#[test]
+fn zeros_tie_and_minus_infinity_ranks_last() {
+    let x = [
+        bf16::ZERO,
+        bf16::NEG_ZERO,
+        bf16::NEG_INFINITY,
+        bf16::ZERO,
+        bf16::MIN,
+    ];
+    let expected = Ok(common::zip_entries(
+        &[0, 1, 3, 4],
+        &[bf16::ZERO, bf16::NEG_ZERO, bf16::ZERO, bf16::MIN],
+    ));
+    assert_every_api(&x, 4, &expected);
+    let x = [
+        f16::ZERO,
+        f16::NEG_ZERO,
+        f16::NEG_INFINITY,
+        f16::ZERO,
+        f16::MIN,
+    ];
+    assert_eq!(
+        oracle(&x, 5).unwrap().last().map(|e| e.index),
+        Some(2),
+        "-inf ranks last"
+    );
+}
+
+#[test]
+fn nan_of_any_pattern_is_named_and_nothing_is_written() {
+    for bits in [0x7E00_u16, 0x7C01, 0xFE00, 0xFFFF, 0x7D23] {
+        let x = [f16::ONE, f16::from_bits(bits), f16::ZERO];
+        let (mut idx, mut val) = ([9_u32; 2], [f16::MAX; 2]);
+        assert_eq!(
+            top_k_into(&x, &mut idx, &mut val),
+            Err(Error::NotRankable { index: 1 })
+        );
+        assert_eq!((idx, val), ([9; 2], [f16::MAX; 2]));
+    }
+    for bits in [0x7FC0_u16, 0x7F81, 0xFFC0, 0xFFFF, 0x7FAB] {
+        let mut top = TopK::<bf16, 1>::new();
+        top.push(bf16::ONE).unwrap();
+        assert_eq!(
+            top.push(bf16::from_bits(bits)),
+            Err(Error::NotRankable { index: 1 })
+        );
+        assert_eq!(top.stream_len(), 1);
+    }
+}
+
+/// Tie-heavy 16-bit values: both zeros, both infinities, the extremes, subnormals, and any
+/// non-NaN pattern.
+fn half_values<H: Half>() -> impl Strategy<Value = H> + Clone {
+    let pool: Vec<H> = [
+        0x0000, 0x8000, 0x3C00, 0xBC00, 0x0001, 0x8001, 0x7BFF, 0xFBFF,
+    ]
+    .into_iter()
+    .chain([0x7C00, 0xFC00, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F])
+    .map(H::from_bits)
+    .filter(|v| v.is_rankable())
+    .collect();
+    prop_oneof![
+        select(pool),
+        any::<u16>()
+            .prop_map(H::from_bits)
+            .prop_filter("rankable", |v| v.is_rankable())
+    ]
+}
+
+/// Rows of up to 64 values from a pool of 1 to 8, with a k in `0..=n + 1`.
+fn rows<H: Half>() -> impl Strategy<Value = (Vec<H>, usize)> {
+    prop::collection::vec(half_values::<H>(), 1..=8)
+        .prop_flat_map(|pool| prop::collection::vec(select(pool), 0..=64))
+        .prop_flat_map(|x| {
+            let n = x.len();
+            (Just(x), 0..=n + 1)
+        })
+}
+
+/// Every API equals the oracle, and the same indices come out of the row converted to f32.
+fn matches_oracle_and_f32<H: Half>(x: &[H], k: usize) {
+    let expected = oracle(x, k);
+    assert_every_api(x, k, &expected);
+    let wide: Vec<f32> = x.iter().map(|v| v.to_f32()).collect();
+    let wide_ids = oracle(&wide, k).map(|e| e.iter().map(|e| e.index).collect::<Vec<_>>());
+    let ids = expected.map(|e| e.iter().map(|e| e.index).collect::<Vec<_>>());
+    assert_eq!(ids, wide_ids);
+}
+
+proptest! {
+    #[test]
+    fn f16_rows_match_the_oracle((x, k) in rows::<f16>()) {
+        matches_oracle_and_f32(&x, k);
+    }
+
+    #[test]
+    fn bf16_rows_match_the_oracle((x, k) in rows::<bf16>()) {
+        matches_oracle_and_f32(&x, k);
+    }
+
+    #[test]
+    fn f16_order_is_f32_order(a in any::<u16>(), b in any::<u16>()) {
+        let (a, b) = (f16::from_bits(a), f16::from_bits(b));
+        if a.is_rankable() && b.is_rankable() {
+            prop_assert_eq!(a.rank_cmp(&b), f32_order(a.to_f32(), b.to_f32()));
+        }
+    }
+
+    #[test]
+    fn bf16_order_is_f32_order(a in any::<u16>(), b in any::<u16>()) {
+        let (a, b) = (bf16::from_bits(a), bf16::from_bits(b));
+        if a.is_rankable() && b.is_rankable() {
+            prop_assert_eq!(a.rank_cmp(&b), f32_order(a.to_f32(), b.to_f32()));
+        }
+    }
+
+    /// A NaN of any bit pattern anywhere in a bf16 row: the first is named, nothing written.
+    #[test]
+    fn bf16_nan_anywhere_is_named(
+        (mut x, _) in rows::<bf16>(),
+        at in any::<prop::sample::Index>(),
+        payload in 1_u16..0x80,
+        sign in any::<bool>(),
+    ) {
+        x.push(bf16::ONE);
+        let nan = bf16::from_bits(0x7F80 | payload | if sign { 0x8000 } else { 0 });
+        let at = at.index(x.len());
+        x[at] = nan;
+        let (mut idx, mut val) = (vec![5_u32; 1], vec![bf16::MAX; 1]);
+        prop_assert_eq!(top_k_into(&x, &mut idx, &mut val), Err(Error::NotRankable { index: at }));
+        prop_assert_eq!((idx[0], val[0]), (5, bf16::MAX));
+    }
+}
