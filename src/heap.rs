@@ -16,9 +16,12 @@
 //! k/i, so about k·ln(n/k) insertions of O(log k) each; O(n log k) in the worst case (an
 //! ascending row, where every value enters); O(k log k) for the final sort.
 
+use core::slice;
+
 use arrayvec::ArrayVec;
 
-use crate::error::check_values;
+use crate::dispatch;
+use crate::error::{check_len, check_values, first_unrankable, not_rankable, MAX_STREAM_LEN};
 use crate::{Entry, Error, TotalRank};
 
 /// Where a heap keeps its entries: positions `0..len()` hold the heap, and up to `capacity()`
@@ -132,26 +135,204 @@ pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
     (heap.len() > 0).then(|| heap.get(0))
 }
 
-/// Offers `values` to the heap as the stream positions `*next..`, all or nothing: they are
-/// checked first ([`check_values`]) and on error neither the heap nor `*next` changes.
+/// Values the pre-filter tests at a time against the root. Long enough that the test of a
+/// block (a branch-free fold of [`TotalRank::may_enter_above`]) vectorizes and its one branch
+/// is rarely taken once the heap has settled; short enough that a block with one candidate
+/// costs little to walk value by value.
+const BLOCK: usize = 64;
+
+/// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
+/// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
+const SCRATCH_K: usize = 64;
+
+/// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`] entries
+/// there and back costs about as much as reading this many values twice.
+const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
+
+/// Offers one value at stream position `*next`, as [`extend`] on a slice of one would, with
+/// the common case first: a full heap and a value that does not beat the root cost one
+/// comparison ([`TotalRank::may_enter_above`], which also catches NaN) and no call.
+#[inline]
+pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
+    let len = heap.len();
+    if len > 0
+        && len == heap.capacity()
+        && *next < MAX_STREAM_LEN
+        && !value.may_enter_above(&heap.get(0).value)
+    {
+        *next += 1;
+        return Ok(());
+    }
+    extend(heap, next, slice::from_ref(&value))
+}
+
+/// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
+/// neither the heap nor `*next` changes.
+///
+/// The values are read in blocks of [`BLOCK`] once the heap is full, and a block is looked at
+/// value by value only if one of its values may beat the root or is NaN ([`scan`]). When the
+/// heap is small and the slice long, that is the only pass: the heap is copied to the stack
+/// first ([`Scratch`]), so that a NaN found late leaves the real one untouched. Otherwise the
+/// values are checked for NaN first ([`check_values`]) and then scanned.
 pub(crate) fn extend<S: Storage>(
     heap: &mut S,
     next: &mut u64,
     values: &[S::Value],
 ) -> Result<(), Error> {
-    check_values(*next, values)?;
-    for (index, &value) in (*next..).zip(values) {
-        // `check_values` proved every position below `MAX_STREAM_LEN`: the cast is lossless.
-        offer(
-            heap,
-            Entry {
-                value,
-                index: index as u32,
-            },
-        );
+    if heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN {
+        check_len(*next, values.len())?;
+        let mut scratch = Scratch::copy_of(heap);
+        dispatch::scan(&mut scratch, *next, values)?;
+        scratch.copy_to(heap);
+    } else {
+        check_values(*next, values)?;
+        // The values are rankable: the scan finds no NaN and cannot fail.
+        dispatch::scan(heap, *next, values)?;
     }
     *next += values.len() as u64;
     Ok(())
+}
+
+/// Offers `values` as the stream positions `start..`: the ones that fill the heap one by one,
+/// then the rest by blocks, skipping each block in which no value may beat the root. Returns
+/// the first NaN as an error, with the heap then holding some of the values before it.
+/// `start + values.len()` must be at most [`MAX_STREAM_LEN`].
+///
+/// The portable code, which [`dispatch::scan`] compiles a second time for a wider vector unit
+/// when the CPU has one: hence `inline(always)`, here and in [`block_flagged`].
+#[inline(always)]
+pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+    let fill = (heap.capacity() - heap.len()).min(values.len());
+    let (head, rest) = values.split_at(fill);
+    admit(heap, start, head)?;
+    let mut at = start + fill as u64;
+    let Some(root) = peek_worst(heap) else {
+        // k = 0: nothing is kept, but a NaN is still an error.
+        return match first_unrankable(rest) {
+            Some(pos) => Err(not_rankable(at + pos as u64)),
+            None => Ok(()),
+        };
+    };
+    let mut threshold = root.value;
+    let mut blocks = rest.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        if block_flagged(block, &threshold) {
+            let mut mask = block_mask(block, &threshold);
+            // Only the flagged values, in order: each may still lose to a root that a value
+            // before it in the block has raised, so `admit` compares it again.
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                admit(heap, at + i as u64, &block[i..=i])?;
+            }
+            threshold = heap.get(0).value;
+        }
+        at += BLOCK as u64;
+    }
+    admit(heap, at, blocks.remainder())
+}
+
+/// Lanes of the branch-free test of a block: the flags of value `j` and `j + LANES`, ... are
+/// or-ed in lane `j`, as 32-bit words so that they stay in the comparison's own vector lanes.
+const LANES: usize = 8;
+
+/// Whether any value of `block` may beat `threshold` or is NaN
+/// ([`TotalRank::may_enter_above`]): comparisons or-ed into [`LANES`] words, with no branch.
+#[inline(always)]
+fn block_flagged<T: TotalRank>(block: &[T], threshold: &T) -> bool {
+    let mut lanes = [0_u32; LANES];
+    for chunk in block.chunks_exact(LANES) {
+        for (lane, v) in lanes.iter_mut().zip(chunk) {
+            *lane |= u32::from(v.may_enter_above(threshold));
+        }
+    }
+    lanes.iter().fold(0, |any, &lane| any | lane) != 0
+}
+
+/// Bit `i` set iff `block[i]` may beat `threshold` or is NaN ([`TotalRank::may_enter_above`]),
+/// for a block already known to hold one.
+#[inline]
+fn block_mask<T: TotalRank>(block: &[T], threshold: &T) -> u64 {
+    block.iter().enumerate().fold(0, |mask, (i, v)| {
+        mask | (u64::from(v.may_enter_above(threshold)) << i)
+    })
+}
+
+/// Offers each of `values`, the stream positions `start..`, stopping at the first NaN. Once
+/// the heap is full, a value that cannot beat the root ([`TotalRank::may_enter_above`]) costs
+/// that one test.
+fn admit<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+    for (index, &value) in (start..).zip(values) {
+        let len = heap.len();
+        if len == heap.capacity() && len > 0 && !value.may_enter_above(&heap.get(0).value) {
+            continue;
+        }
+        if !value.is_rankable() {
+            return Err(not_rankable(index));
+        }
+        // The caller keeps every position below `MAX_STREAM_LEN`: the cast is lossless.
+        let index = index as u32;
+        offer(heap, Entry { value, index });
+    }
+    Ok(())
+}
+
+/// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity: the
+/// one-pass path of [`extend`] works on it and copies it back only on success.
+struct Scratch<T> {
+    entries: ArrayVec<Entry<T>, SCRATCH_K>,
+    capacity: usize,
+}
+
+impl<T: TotalRank> Scratch<T> {
+    /// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
+    fn copy_of<S: Storage<Value = T>>(heap: &S) -> Self {
+        debug_assert!(heap.capacity() <= SCRATCH_K);
+        let mut entries = ArrayVec::new();
+        for i in 0..heap.len().min(SCRATCH_K) {
+            entries.push(heap.get(i));
+        }
+        Scratch {
+            entries,
+            capacity: heap.capacity(),
+        }
+    }
+
+    /// Writes the copy back over `heap`, which it was made from and which has not grown since.
+    fn copy_to<S: Storage<Value = T>>(&self, heap: &mut S) {
+        for (i, &entry) in self.entries.iter().enumerate() {
+            if i < heap.len() {
+                heap.set(i, entry);
+            } else {
+                heap.append(entry);
+            }
+        }
+    }
+}
+
+impl<T: TotalRank> Storage for Scratch<T> {
+    type Value = T;
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.capacity
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Entry<T> {
+        self.entries[i]
+    }
+    #[inline]
+    fn set(&mut self, i: usize, entry: Entry<T>) {
+        self.entries[i] = entry;
+    }
+    #[inline]
+    fn append(&mut self, entry: Entry<T>) {
+        self.entries.push(entry);
+    }
 }
 
 /// Keeps `entry` if it is among the best `capacity()` entries offered so far. Entries must be
@@ -182,21 +363,20 @@ fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
 }
 
 /// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
-/// `entry`, then puts `entry` there.
+/// `entry`, then puts `entry` there. The worse child is picked without a branch (its offset is
+/// the outcome of one comparison), so that only the loop's exit is ever mispredicted.
+#[inline]
 fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
     loop {
-        let mut child = 2 * pos + 1;
-        if child >= len {
+        let left = 2 * pos + 1;
+        if left >= len {
             break;
         }
-        let mut below = heap.get(child);
-        if child + 1 < len {
-            let right = heap.get(child + 1);
-            if right.ranks_below(&below) {
-                child += 1;
-                below = right;
-            }
+        let mut child = left;
+        if left + 1 < len {
+            child += usize::from(heap.get(left + 1).ranks_below(&heap.get(left)));
         }
+        let below = heap.get(child);
         if !below.ranks_below(&entry) {
             break;
         }

@@ -52,6 +52,23 @@ pub trait TotalRank: Copy {
     /// The order of two rankable values: `Less` if `self` ranks below (is worse than) `other`,
     /// `Equal` for a tie.
     fn rank_cmp(&self, other: &Self) -> Ordering;
+
+    /// Whether `self` could enter a full selector whose worst kept value is `threshold`: `true`
+    /// if `self` is not rankable, or if it ranks strictly above `threshold` (a tie stays out,
+    /// since the kept entry has the lower index). `threshold` is rankable.
+    ///
+    /// The selectors test whole blocks of values with it before they look at any one of them,
+    /// so it should compile to straight-line code with no branch: the default, built on
+    /// [`is_rankable`](TotalRank::is_rankable) and [`rank_cmp`](TotalRank::rank_cmp), is
+    /// correct for every type; `f32` and `f64` override it with the one IEEE comparison
+    /// `!(self <= threshold)` (true for NaN and for a greater value) and the integers with `>`,
+    /// which vectorize. An override must give exactly the default's answer on every pair (the
+    /// tests check the crate's own against the default); one that does not may change which
+    /// entries are kept, never cause a panic or undefined behaviour.
+    #[inline]
+    fn may_enter_above(&self, threshold: &Self) -> bool {
+        !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater
+    }
 }
 
 /// `!is_nan`, for every float type (f32, f64 and any other `FloatCore`).
@@ -83,6 +100,12 @@ macro_rules! impl_float {
             fn rank_cmp(&self, other: &Self) -> Ordering {
                 ieee_cmp(self, other)
             }
+            /// One IEEE comparison: `!(self <= threshold)` holds for NaN and for a greater value.
+            #[inline]
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            fn may_enter_above(&self, threshold: &Self) -> bool {
+                !(*self <= *threshold)
+            }
         }
     )*};
 }
@@ -97,6 +120,10 @@ macro_rules! impl_int {
             #[inline]
             fn rank_cmp(&self, other: &Self) -> Ordering {
                 Ord::cmp(self, other)
+            }
+            #[inline]
+            fn may_enter_above(&self, threshold: &Self) -> bool {
+                *self > *threshold
             }
         }
     )*};
