@@ -61,3 +61,106 @@ unsafe fn scan_avx2<S: Storage>(
 ) -> Result<(), Error> {
     heap::scan(heap, start, values)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::heap::Columns;
+    use crate::rank::F32_EDGES;
+    use crate::{Entry, TotalRank};
+
+    /// The k best of `x` by the dispatched scan, or by the portable one when `forced`, then
+    /// the heap's own sort.
+    fn select(x: &[f32], k: usize, forced: bool) -> Result<Vec<(u32, u32)>, Error> {
+        let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+        let mut columns = Columns::new(&mut idx, &mut val)?;
+        if forced {
+            portable(&mut columns, 0, x)?;
+        } else {
+            scan(&mut columns, 0, x)?;
+        }
+        heap::sort(&mut columns);
+        let (idx, val) = columns.into_kept();
+        Ok(idx
+            .iter()
+            .zip(val.iter())
+            .map(|(&i, v)| (i, v.to_bits()))
+            .collect())
+    }
+
+    /// Every entry sorted by the one order, best first, truncated; or the first NaN.
+    fn naive(x: &[f32], k: usize) -> Result<Vec<(u32, u32)>, Error> {
+        if let Some(index) = x.iter().position(|v| !v.is_rankable()) {
+            return Err(Error::NotRankable { index });
+        }
+        let mut all: Vec<Entry<f32>> = (0..)
+            .zip(x)
+            .map(|(index, &value)| Entry { value, index })
+            .collect();
+        all.sort_by(|a, b| b.rank_cmp(a));
+        Ok(all
+            .iter()
+            .take(k)
+            .map(|e| (e.index, e.value.to_bits()))
+            .collect())
+    }
+
+    /// Rows that stress the pre-filter: few distinct values (ties with the root everywhere),
+    /// rising runs (every value enters), and NaN at block edges.
+    fn rows() -> Vec<Vec<f32>> {
+        let n = if cfg!(miri) { 300 } else { 3000 };
+        let pool: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut rows = Vec::new();
+        for len in [n, n + 37, 64, 65, 129] {
+            let ties: Vec<f32> = (0..len).map(|_| pool[next() as usize % 3]).collect();
+            let wide: Vec<f32> = (0..len)
+                .map(|_| pool[next() as usize % pool.len()])
+                .collect();
+            let rising: Vec<f32> = (0..len).map(|i| (i / 3) as f32).collect();
+            rows.extend([ties, wide, rising]);
+        }
+        let clean = rows.clone();
+        for row in &clean {
+            let n = row.len();
+            for at in [
+                0,
+                1,
+                63,
+                64,
+                65,
+                127,
+                128,
+                n.saturating_sub(65),
+                n - 64,
+                n - 1,
+            ] {
+                let mut bad = row.clone();
+                bad[at.min(n - 1)] = f32::from_bits(0x7FC0_0001);
+                rows.push(bad);
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn the_forced_portable_scan_and_the_dispatched_one_are_the_naive_order() {
+        let ks = [0, 1, 2, 31, 63, 64, 65, 100];
+        for x in rows() {
+            for k in ks.into_iter().filter(|&k| k <= x.len()) {
+                let expected = naive(&x, k);
+                assert_eq!(select(&x, k, true), expected, "portable, k = {k}");
+                assert_eq!(select(&x, k, false), expected, "dispatched, k = {k}");
+            }
+        }
+    }
+}

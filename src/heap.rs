@@ -155,7 +155,7 @@ const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
 #[inline]
 pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
     let len = heap.len();
-    if len > 0
+    if heap.capacity() > 0
         && len == heap.capacity()
         && *next < MAX_STREAM_LEN
         && !value.may_enter_above(&heap.get(0).value)
@@ -163,7 +163,18 @@ pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) ->
         *next += 1;
         return Ok(());
     }
-    extend(heap, next, slice::from_ref(&value))
+    push_slow(heap, next, value)
+}
+
+/// The rest of [`push`]: out of line, so that the common case stays small in the caller's loop.
+#[inline]
+fn push_slow<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
+    check_values(*next, slice::from_ref(&value))?;
+    // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
+    let index = *next as u32;
+    offer(heap, Entry { value, index });
+    *next += 1;
+    Ok(())
 }
 
 /// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
@@ -217,15 +228,24 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
     let mut blocks = rest.chunks_exact(BLOCK);
     for block in &mut blocks {
         if block_flagged(block, &threshold) {
-            let mut mask = block_mask(block, &threshold);
             // Only the flagged values, in order: each may still lose to a root that a value
-            // before it in the block has raised, so `admit` compares it again.
+            // before it in the block has raised, so it is compared again.
+            let mut mask = block_mask(block, &threshold);
             while mask != 0 {
                 let i = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                admit(heap, at + i as u64, &block[i..=i])?;
+                let (value, index) = (block[i], at + i as u64);
+                if !value.is_rankable() {
+                    return Err(not_rankable(index));
+                }
+                // The entry's index is above the root's, so it ranks above the root iff its
+                // value does: `may_enter_above`, equal to `Entry::ranks_below` there.
+                if value.may_enter_above(&threshold) {
+                    let index = index as u32;
+                    sift_down(heap, 0, Entry { value, index }, heap.len());
+                    threshold = heap.get(0).value;
+                }
             }
-            threshold = heap.get(0).value;
         }
         at += BLOCK as u64;
     }

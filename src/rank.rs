@@ -131,3 +131,85 @@ macro_rules! impl_int {
 
 impl_float!(f32 f64);
 impl_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// Edge values of `f32` for the tests: both zeros and infinities, the extremes, subnormals,
+/// NaNs of several bit patterns.
+#[cfg(test)]
+pub(crate) const F32_EDGES: [f32; 15] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MAX,
+    f32::MIN,
+    f32::MIN_POSITIVE,
+    1e-45,
+    -1e-45,
+    f32::NAN,
+    -f32::NAN,
+    f32::from_bits(0x7F80_0001),
+    f32::from_bits(0xFFFF_FFFF),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default `may_enter_above`, written out: what every override must equal.
+    fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
+        !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
+    }
+
+    fn check_all<T: TotalRank + core::fmt::Debug>(values: &[T]) {
+        for v in values {
+            for t in values.iter().filter(|t| t.is_rankable()) {
+                assert_eq!(
+                    v.may_enter_above(t),
+                    by_default(v, t),
+                    "{v:?} against {t:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn float_overrides_equal_the_default() {
+        let f32s = F32_EDGES;
+        check_all(&f32s);
+        let f64s: [f64; 15] = f32s.map(f64::from);
+        check_all(&f64s);
+        check_all(&[f64::from_bits(0x7FF0_0000_0000_0001), 5e-324, -5e-324]);
+    }
+
+    #[test]
+    fn integer_overrides_equal_the_default() {
+        check_all(&[i32::MIN, -1, 0, 1, i32::MAX]);
+        check_all(&[0_u8, 1, 127, 128, 255]);
+        check_all(&[i128::MIN, 0, i128::MAX]);
+        check_all(&[0_usize, 1, usize::MAX]);
+    }
+
+    /// A type that keeps the default: it is the rank order, NaN-like values included.
+    #[derive(Clone, Copy, Debug)]
+    struct Odd(i32);
+
+    impl TotalRank for Odd {
+        fn is_rankable(&self) -> bool {
+            self.0 % 2 != 0
+        }
+        fn rank_cmp(&self, other: &Self) -> Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+
+    #[test]
+    fn the_default_is_the_rank_order() {
+        // Unrankable values (even) may always enter; rankable ones iff strictly greater.
+        assert!(Odd(2).may_enter_above(&Odd(5)));
+        assert!(Odd(7).may_enter_above(&Odd(5)));
+        assert!(!Odd(5).may_enter_above(&Odd(5)));
+        assert!(!Odd(3).may_enter_above(&Odd(5)));
+    }
+}
