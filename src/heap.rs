@@ -10,11 +10,29 @@
 //! entry that ties the root is worse than it and stays out: the lower index wins the last place
 //! with no special case. At the end an in-place heap sort leaves the storage best first.
 //!
+//! # The fast path
+//!
+//! - **Block pre-filter** ([`scan`]): once the heap is full, values are read in blocks of
+//!   [`BLOCK`] and a block is tested as a whole with one branch-free fold of
+//!   [`TotalRank::may_enter_above`] against the root's value, which vectorizes (one IEEE
+//!   comparison per float, catching NaN too). Only a flagged block is looked at, and only its
+//!   flagged values. The fold is compiled a second time for AVX2 behind one run-time dispatch
+//!   point ([`dispatch`](crate::dispatch)).
+//! - **Nothing written on error, one read** ([`extend`]): for k ≤ [`SCRATCH_K`] the heap is
+//!   copied to the stack, scanned with the NaN test fused into the pre-filter, and copied back
+//!   only on success; for a larger k the slice is checked for NaN first, then scanned.
+//! - **Bounded worst case**: on a block where at least [`BURST`] values may enter (a rising
+//!   row), the candidates go to a pool on the stack instead of the heap, and when it is full a
+//!   quickselect ([`select_best`]) keeps the best k of heap and pool: a few comparisons per
+//!   value instead of a sift down the heap.
+//! - **push**: a full heap and a value that does not beat the root cost one comparison.
+//!
 //! # Cost
 //!
-//! n root comparisons; on a row in random order the i-th value enters with probability about
-//! k/i, so about k·ln(n/k) insertions of O(log k) each; O(n log k) in the worst case (an
-//! ascending row, where every value enters); O(k log k) for the final sort.
+//! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
+//! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each;
+//! O(n log k) in the worst case (an ascending row, where every value enters) for k above
+//! [`SCRATCH_K`] and for `push`, O(n) with the pool otherwise; O(k log k) for the final sort.
 
 use core::slice;
 
@@ -225,12 +243,17 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
         };
     };
     let mut threshold = root.value;
+    // Candidates of the blocks where most values may enter, kept out of the heap until
+    // `compact` merges them in: used only when the heap fits in it beside them.
+    let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
+    let pooling = heap.capacity() <= SCRATCH_K;
     let mut blocks = rest.chunks_exact(BLOCK);
     for block in &mut blocks {
         if block_flagged(block, &threshold) {
             // Only the flagged values, in order: each may still lose to a root that a value
             // before it in the block has raised, so it is compared again.
             let mut mask = block_mask(block, &threshold);
+            let burst = pooling && mask.count_ones() >= BURST;
             while mask != 0 {
                 let i = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -241,15 +264,99 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
                 // The entry's index is above the root's, so it ranks above the root iff its
                 // value does: `may_enter_above`, equal to `Entry::ranks_below` there.
                 if value.may_enter_above(&threshold) {
-                    let index = index as u32;
-                    sift_down(heap, 0, Entry { value, index }, heap.len());
+                    let entry = Entry {
+                        value,
+                        index: index as u32,
+                    };
+                    if burst {
+                        pool.push(entry);
+                        if pool.len() + heap.len() == POOL {
+                            compact(heap, &mut pool);
+                        }
+                    } else {
+                        sift_down(heap, 0, entry, heap.len());
+                    }
                     threshold = heap.get(0).value;
                 }
             }
         }
         at += BLOCK as u64;
     }
+    compact(heap, &mut pool);
     admit(heap, at, blocks.remainder())
+}
+
+/// Entries of the candidate pool of [`scan`], the heap's included when it is compacted:
+/// 256 entries on the stack (2 KiB for `f32`). The larger, the rarer the compactions; each
+/// costs a selection over the pool, so a value that enters costs a few comparisons instead of
+/// a sift down the heap.
+const POOL: usize = 256;
+
+/// Flagged values in a block of [`BLOCK`] from which the block goes to the pool rather than
+/// the heap: a quarter of the block, far above the rate of a row in random order once the
+/// heap has settled, reached on rising rows, where nearly every value enters.
+const BURST: u32 = 16;
+
+/// Merges the candidate `pool` into the full heap: the heap becomes the best `capacity()` of
+/// both ([`select_best`]), built again as a heap, and the pool is emptied.
+fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>) {
+    if pool.is_empty() {
+        return;
+    }
+    let len = heap.len();
+    for i in 0..len {
+        if pool.try_push(heap.get(i)).is_err() {
+            break;
+        }
+    }
+    select_best(pool, len);
+    for (i, &entry) in pool.iter().take(len).enumerate() {
+        heap.set(i, entry);
+    }
+    for i in (0..len / 2).rev() {
+        sift_down(heap, i, heap.get(i), len);
+    }
+    pool.clear();
+}
+
+/// Reorders `entries` so that the `k` best come first, in no particular order: a quickselect
+/// under [`Entry::ranks_below`] with a median-of-three pivot and a partition with no branch.
+/// The range shrinks by at least the pivot at each step, so it ends, with no panic, whatever
+/// the order does.
+fn select_best<T: TotalRank>(entries: &mut [Entry<T>], k: usize) {
+    let (mut lo, mut hi) = (0, entries.len());
+    while k > lo && k < hi && hi - lo > 1 {
+        // Median of three entries at the range's quartiles, moved to its end: the pool is a
+        // run of candidates then the heap, so its ends are poor samples.
+        let quarter = (hi - lo) / 4;
+        let (a, b, c) = (lo + quarter, lo + 2 * quarter, hi - 1 - quarter);
+        let ab = entries[a].ranks_below(&entries[b]);
+        let bc = entries[b].ranks_below(&entries[c]);
+        let ac = entries[a].ranks_below(&entries[c]);
+        let median = if ab == bc {
+            b
+        } else if ab == ac {
+            c
+        } else {
+            a
+        };
+        entries.swap(median, hi - 1);
+        let pivot = entries[hi - 1];
+        // Entries better than the pivot to the front of the range.
+        let mut store = lo;
+        for i in lo..hi - 1 {
+            let better = pivot.ranks_below(&entries[i]);
+            entries.swap(i, store);
+            store += usize::from(better);
+        }
+        entries.swap(store, hi - 1);
+        // `lo..store` beat the pivot, now at `store`; the rest rank below it.
+        if store < k {
+            lo = store + 1;
+        } else {
+            hi = store;
+        }
+    }
 }
 
 /// Lanes of the branch-free test of a block: the flags of value `j` and `j + LANES`, ... are
