@@ -246,12 +246,14 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
     // Candidates of the blocks where most values may enter, kept out of the heap until
     // `compact` merges them in: used only when the heap fits in it beside them.
     let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
-    let pooling = heap.capacity() <= SCRATCH_K;
+    let pooling = (POOL_MIN_K..=SCRATCH_K).contains(&heap.capacity());
     let mut blocks = rest.chunks_exact(BLOCK);
     for block in &mut blocks {
         if block_flagged(block, &threshold) {
-            // Only the flagged values, in order: each may still lose to a root that a value
-            // before it in the block has raised, so it is compared again.
+            // Only the flagged values, in order. In a burst each goes to the pool as it is (a
+            // root raised by a compaction meanwhile only makes it a needless candidate);
+            // otherwise it may still lose to a root that a value before it in the block has
+            // raised, so it is compared again.
             let mut mask = block_mask(block, &threshold);
             let burst = pooling && mask.count_ones() >= BURST;
             while mask != 0 {
@@ -261,24 +263,23 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
                 if !value.is_rankable() {
                     return Err(not_rankable(index));
                 }
-                // The entry's index is above the root's, so it ranks above the root iff its
-                // value does: `may_enter_above`, equal to `Entry::ranks_below` there.
-                if value.may_enter_above(&threshold) {
-                    let entry = Entry {
-                        value,
-                        index: index as u32,
-                    };
-                    if burst {
-                        pool.push(entry);
-                        if pool.len() + heap.len() == POOL {
-                            compact(heap, &mut pool);
-                        }
-                    } else {
-                        sift_down(heap, 0, entry, heap.len());
+                let entry = Entry {
+                    value,
+                    index: index as u32,
+                };
+                if burst {
+                    pool.push(entry);
+                    if pool.len() + heap.len() == POOL {
+                        compact(heap, &mut pool);
                     }
+                } else if value.may_enter_above(&threshold) {
+                    // The entry's index is above the root's, so it ranks above the root iff
+                    // its value does: `may_enter_above`, equal to `Entry::ranks_below` there.
+                    sift_down(heap, 0, entry, heap.len());
                     threshold = heap.get(0).value;
                 }
             }
+            threshold = heap.get(0).value;
         }
         at += BLOCK as u64;
     }
@@ -291,6 +292,10 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
 /// costs a selection over the pool, so a value that enters costs a few comparisons instead of
 /// a sift down the heap.
 const POOL: usize = 256;
+
+/// The smallest k that uses the pool: below it a sift down the heap (log2 k levels) costs
+/// less than a value's share of a compaction.
+const POOL_MIN_K: usize = 4;
 
 /// Flagged values in a block of [`BLOCK`] from which the block goes to the pool rather than
 /// the heap: a quarter of the block, far above the rate of a row in random order once the
