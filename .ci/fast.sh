@@ -14,7 +14,7 @@ step() {
 step cargo test --no-default-features --lib --test prefilter --test properties
 # AVX2 known at compile time: the dispatch point compiles to the one copy.
 if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
-    RUSTFLAGS="-C target-feature=+avx2" step cargo test --lib --test prefilter \
+    step env RUSTFLAGS="-C target-feature=+avx2" cargo test --lib --test prefilter \
         --target-dir target/avx2
 fi
 # The report turns a real (small) criterion run into its table and plot.
