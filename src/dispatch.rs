@@ -111,7 +111,8 @@ mod tests {
     /// Rows that stress the pre-filter: few distinct values (ties with the root everywhere),
     /// rising runs (every value enters), and NaN at block edges.
     fn rows() -> Vec<Vec<f32>> {
-        let n = if cfg!(miri) { 300 } else { 3000 };
+        // Under Miri (slow): one length above the one-pass bound, and the short ones.
+        let n = if cfg!(miri) { 260 } else { 3000 };
         let pool: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
         let mut seed = 0x2545_F491_4F6C_DD1D_u64;
         let mut next = move || {
@@ -121,7 +122,12 @@ mod tests {
             seed
         };
         let mut rows = Vec::new();
-        for len in [n, n + 37, 64, 65, 129] {
+        let lengths: &[usize] = if cfg!(miri) {
+            &[n, 65]
+        } else {
+            &[n, n + 37, 64, 65, 129]
+        };
+        for &len in lengths {
             let ties: Vec<f32> = (0..len).map(|_| pool[next() as usize % 3]).collect();
             let wide: Vec<f32> = (0..len)
                 .map(|_| pool[next() as usize % pool.len()])
@@ -154,9 +160,13 @@ mod tests {
 
     #[test]
     fn the_forced_portable_scan_and_the_dispatched_one_are_the_naive_order() {
-        let ks = [0, 1, 2, 31, 63, 64, 65, 100];
+        let ks: &[usize] = if cfg!(miri) {
+            &[0, 5, 65]
+        } else {
+            &[0, 1, 2, 31, 63, 64, 65, 100]
+        };
         for x in rows() {
-            for k in ks.into_iter().filter(|&k| k <= x.len()) {
+            for &k in ks.iter().filter(|&&k| k <= x.len()) {
                 let expected = naive(&x, k);
                 assert_eq!(select(&x, k, true), expected, "portable, k = {k}");
                 assert_eq!(select(&x, k, false), expected, "dispatched, k = {k}");
