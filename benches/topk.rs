@@ -1,50 +1,219 @@
-//! top_k_into and TopK::push against a full sort, on a Qwen2-sized row of normal logits.
+//! The crate against its baselines, one criterion group per (data shape, n, k), every method on
+//! the same row:
 //!
-//! `cargo bench` times them; `cargo bench -- --test` runs each once (CI).
+//! - `floor`: one max-reduction over the row, written to vectorize: the cost of reading it once;
+//! - `top_k_into`, `TopK::push` (one call per value), `TopK::extend_from_slice`;
+//! - `sort`: a full sort of (value, index) pairs;
+//! - `select_nth`: `select_nth_unstable_by` then a sort of the k (candle, mistral.rs, PyTorch's
+//!   CPU path);
+//! - `BinaryHeap`: std's heap as a size-k min-heap.
+//!
+//! Shapes: `normal` (random normal logits), `ascending` and `descending` (every value enters the
+//! heap, or none does), `equal` (all ties), `masked` (99% `-inf`, the rest normal).
+//! n in {49,152, 151,936, 262,144} (SmolLM2, Qwen2, Gemma 3 vocabularies), k in {1, 40, 50, 1000}.
+//!
+//! ```text
+//! cargo bench                                  # everything, about 10 minutes
+//! cargo bench -- 'normal/n=151936/'            # a subset: criterion's filter is a regex
+//! TINYTOPK_BENCH_N=151936 cargo bench          # only this n (comma-separated list)
+//! cargo bench -- --test                        # each once, timing nothing (CI)
+//! python3 scripts/bench_report.py              # the table and the plot (README)
+//! ```
 
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::hint::black_box;
+use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 #[path = "../examples/data/mod.rs"]
 mod data;
 
-use data::normal_logits;
+use data::{normal_logits, Rng};
 use tinytopk::{top_k_into, TopK};
 
-const N: usize = 151_936;
-const K: usize = 40;
+const NS: [usize; 3] = [49_152, 151_936, 262_144];
+const KS: [usize; 4] = [1, 40, 50, 1000];
 
-fn bench(c: &mut Criterion) {
-    let x = normal_logits(N, 0x5EED);
-    let mut group = c.benchmark_group(format!("normal/n={N}/k={K}"));
-
-    group.bench_function(BenchmarkId::from_parameter("top_k_into"), |b| {
-        let (mut idx, mut val) = ([0_u32; K], [0.0_f32; K]);
-        b.iter(|| {
-            top_k_into(black_box(&x), &mut idx, &mut val).unwrap();
-            black_box((&idx, &val));
+/// The rows, by shape name.
+fn shapes(n: usize) -> [(&'static str, Vec<f32>); 5] {
+    let mut rng = Rng(0xA5A5);
+    let masked = normal_logits(n, 0x3A5C)
+        .into_iter()
+        .map(|v| {
+            if rng.below(100) == 0 {
+                v
+            } else {
+                f32::NEG_INFINITY
+            }
         })
-    });
-    group.bench_function(BenchmarkId::from_parameter("TopK::push"), |b| {
+        .collect();
+    [
+        ("normal", normal_logits(n, 0x5EED)),
+        ("ascending", (0..n).map(|i| i as f32).collect()),
+        ("descending", (0..n).map(|i| (n - i) as f32).collect()),
+        ("equal", vec![1.0; n]),
+        ("masked", masked),
+    ]
+}
+
+/// The largest value of `x`: a max-reduction over lanes that the compiler vectorizes.
+fn floor(x: &[f32]) -> f32 {
+    const LANES: usize = 16;
+    let mut lanes = [f32::NEG_INFINITY; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (m, &v) in lanes.iter_mut().zip(chunk) {
+            *m = if v > *m { v } else { *m };
+        }
+    }
+    let tail = chunks.remainder().iter();
+    lanes
+        .iter()
+        .chain(tail)
+        .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m })
+}
+
+/// The contract's order on (value, index): value descending, then index ascending.
+fn best_first(a: &(f32, u32), b: &(f32, u32)) -> Ordering {
+    b.0.partial_cmp(&a.0)
+        .unwrap_or(Ordering::Equal)
+        .then(a.1.cmp(&b.1))
+}
+
+/// (value, index) ordered so that the greater ranks better, for std's `BinaryHeap`.
+#[derive(Clone, Copy, PartialEq)]
+struct Ranked(f32, u32);
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        best_first(&(other.0, other.1), &(self.0, self.1))
+    }
+}
+
+/// `TopK::<f32, K>` for each bench k, by push in a loop and by one extend.
+fn bench_topk<const K: usize>(
+    group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    x: &[f32],
+) {
+    group.bench_function("TopK::push", |b| {
         b.iter(|| {
             let mut top = TopK::<f32, K>::new();
-            for &v in black_box(&x) {
+            for &v in black_box(x) {
                 top.push(v).unwrap();
             }
             black_box(top.into_sorted())
         })
     });
-    group.bench_function(BenchmarkId::from_parameter("sort_unstable_by"), |b| {
-        let mut all: Vec<(f32, u32)> = Vec::with_capacity(N);
+    group.bench_function("TopK::extend_from_slice", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            top.extend_from_slice(black_box(x)).unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+}
+
+fn bench_group(c: &mut Criterion, shape: &str, x: &[f32], k: usize) {
+    let n = x.len();
+    let mut group = c.benchmark_group(format!("{shape}/n={n}/k={k}"));
+    // The same number of iterations in every sample: a 30 ms sort needs 10, not 55.
+    group.sampling_mode(SamplingMode::Flat);
+
+    group.bench_function("floor", |b| b.iter(|| floor(black_box(x))));
+    group.bench_function("top_k_into", |b| {
+        let (mut idx, mut val) = (vec![0_u32; k], vec![0.0_f32; k]);
+        b.iter(|| {
+            top_k_into(black_box(x), &mut idx, &mut val).unwrap();
+            black_box((&idx, &val));
+        })
+    });
+    match k {
+        1 => bench_topk::<1>(&mut group, x),
+        40 => bench_topk::<40>(&mut group, x),
+        50 => bench_topk::<50>(&mut group, x),
+        1000 => bench_topk::<1000>(&mut group, x),
+        _ => unreachable!("a k of KS"),
+    }
+    let mut all: Vec<(f32, u32)> = Vec::with_capacity(n);
+    group.bench_function("sort", |b| {
         b.iter(|| {
             all.clear();
-            all.extend(black_box(&x).iter().copied().zip(0..));
-            all.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            black_box(&all[..K]);
+            all.extend(black_box(x).iter().copied().zip(0..));
+            all.sort_unstable_by(best_first);
+            black_box(&all[..k]);
+        })
+    });
+    group.bench_function("select_nth", |b| {
+        b.iter(|| {
+            all.clear();
+            all.extend(black_box(x).iter().copied().zip(0..));
+            all.select_nth_unstable_by(k - 1, best_first);
+            all[..k].sort_unstable_by(best_first);
+            black_box(&all[..k]);
+        })
+    });
+    let mut heap: BinaryHeap<Reverse<Ranked>> = BinaryHeap::with_capacity(k + 1);
+    group.bench_function("BinaryHeap", |b| {
+        b.iter(|| {
+            heap.clear();
+            for (&v, i) in black_box(x).iter().zip(0..) {
+                let entry = Reverse(Ranked(v, i));
+                if heap.len() < k {
+                    heap.push(entry);
+                } else if let Some(mut worst) = heap.peek_mut() {
+                    if entry < *worst {
+                        *worst = entry;
+                    }
+                }
+            }
+            black_box(&heap);
         })
     });
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// The n to run: `TINYTOPK_BENCH_N` (comma-separated) or all of [`NS`].
+fn chosen_ns() -> Vec<usize> {
+    match std::env::var("TINYTOPK_BENCH_N") {
+        Ok(list) => list
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .expect("TINYTOPK_BENCH_N: a list of integers")
+            })
+            .collect(),
+        Err(_) => NS.to_vec(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    for n in chosen_ns() {
+        for (shape, x) in shapes(n) {
+            for k in KS {
+                bench_group(c, shape, &x, k);
+            }
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    // Many groups: short runs, so that `cargo bench` takes minutes. Medians are what the report
+    // reads; expect noise on a shared machine.
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(150))
+        .measurement_time(Duration::from_millis(400))
+        .sample_size(10);
+    targets = bench
+}
 criterion_main!(benches);

@@ -39,8 +39,12 @@ impl<T: TotalRank> Entry<T> {
     }
 
     /// `self.rank_cmp(other) == Ordering::Less`: `self` is the worse of the two.
+    ///
+    /// The same order as [`rank_cmp`](Self::rank_cmp), spelt with `&` and `|` on the two
+    /// comparisons so that the heap can pick a child with no branch.
     #[inline]
     pub fn ranks_below(&self, other: &Self) -> bool {
-        self.rank_cmp(other) == Ordering::Less
+        let by_value = self.value.rank_cmp(&other.value);
+        (by_value == Ordering::Less) | ((by_value == Ordering::Equal) & (self.index > other.index))
     }
 }

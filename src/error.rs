@@ -97,20 +97,34 @@ impl core::error::Error for Error {}
 /// The most values a stream may have: indices are `u32`.
 pub(crate) const MAX_STREAM_LEN: u64 = u32::MAX as u64 + 1;
 
-/// Checks `values`, which would take the stream positions from `next` on, before anything is
-/// written: the stream must stay within [`MAX_STREAM_LEN`] and every value must be rankable.
-pub(crate) fn check_values<T: TotalRank>(next: u64, values: &[T]) -> Result<(), Error> {
-    let end = next.saturating_add(values.len() as u64);
+/// Checks that a stream at position `next` can take `len` more values: it must stay within
+/// [`MAX_STREAM_LEN`].
+#[inline]
+pub(crate) fn check_len(next: u64, len: usize) -> Result<(), Error> {
+    let end = next.saturating_add(len as u64);
     if end > MAX_STREAM_LEN {
         return Err(Error::TooLong {
             n: usize::try_from(end).unwrap_or(usize::MAX),
         });
     }
+    Ok(())
+}
+
+/// The error for a NaN at stream position `index`, which is below [`MAX_STREAM_LEN`] and so
+/// fits in a `u32` and thus in a `usize`.
+#[inline]
+pub(crate) fn not_rankable(index: u64) -> Error {
+    Error::NotRankable {
+        index: index as usize,
+    }
+}
+
+/// Checks `values`, which would take the stream positions from `next` on, before anything is
+/// written: the stream must stay within [`MAX_STREAM_LEN`] and every value must be rankable.
+pub(crate) fn check_values<T: TotalRank>(next: u64, values: &[T]) -> Result<(), Error> {
+    check_len(next, values.len())?;
     match first_unrankable(values) {
-        // `next + pos < end <= MAX_STREAM_LEN`, so it fits in a u32 and thus in a usize.
-        Some(pos) => Err(Error::NotRankable {
-            index: (next + pos as u64) as usize,
-        }),
+        Some(pos) => Err(not_rankable(next + pos as u64)),
         None => Ok(()),
     }
 }
@@ -120,7 +134,7 @@ pub(crate) fn check_values<T: TotalRank>(next: u64, values: &[T]) -> Result<(), 
 const CHECK_BLOCK: usize = 64;
 
 /// The position of the first value that is not rankable.
-fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
+pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
     let mut blocks = values.chunks_exact(CHECK_BLOCK);
     let clean = |block: &[T]| block.iter().fold(true, |ok, v| ok & v.is_rankable());
     let dirty_block = blocks.position(|block| !clean(block));

@@ -10,15 +10,36 @@
 //! entry that ties the root is worse than it and stays out: the lower index wins the last place
 //! with no special case. At the end an in-place heap sort leaves the storage best first.
 //!
+//! # The fast path
+//!
+//! - **Block pre-filter** ([`scan`]): once the heap is full, values are read in blocks of
+//!   [`BLOCK`] and a block is tested as a whole with one branch-free fold of
+//!   [`TotalRank::may_enter_above`] against the root's value, which vectorizes (one IEEE
+//!   comparison per float, catching NaN too). Only a flagged block is looked at, and only its
+//!   flagged values. The fold is compiled a second time for AVX2 behind one run-time dispatch
+//!   point ([`dispatch`](crate::dispatch)).
+//! - **Nothing written on error, one read** ([`extend`]): for k ≤ [`SCRATCH_K`] the heap is
+//!   copied to the stack, scanned with the NaN test fused into the pre-filter, and copied back
+//!   only on success; for a larger k the slice is checked for NaN first, then scanned.
+//! - **Bounded worst case**: on a block where at least [`BURST`] values may enter (a rising
+//!   row), the candidates go to a pool on the stack instead of the heap, and when it is full a
+//!   quickselect ([`select_best`]) keeps the best k of heap and pool: a few comparisons per
+//!   value instead of a sift down the heap.
+//! - **push**: a full heap and a value that does not beat the root cost one comparison.
+//!
 //! # Cost
 //!
-//! n root comparisons; on a row in random order the i-th value enters with probability about
-//! k/i, so about k·ln(n/k) insertions of O(log k) each; O(n log k) in the worst case (an
-//! ascending row, where every value enters); O(k log k) for the final sort.
+//! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
+//! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each;
+//! O(n log k) in the worst case (an ascending row, where every value enters) for k above
+//! [`SCRATCH_K`] and for `push`, O(n) with the pool otherwise; O(k log k) for the final sort.
+
+use core::slice;
 
 use arrayvec::ArrayVec;
 
-use crate::error::check_values;
+use crate::dispatch;
+use crate::error::{check_len, check_values, first_unrankable, not_rankable, MAX_STREAM_LEN};
 use crate::{Entry, Error, TotalRank};
 
 /// Where a heap keeps its entries: positions `0..len()` hold the heap, and up to `capacity()`
@@ -132,26 +153,318 @@ pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
     (heap.len() > 0).then(|| heap.get(0))
 }
 
-/// Offers `values` to the heap as the stream positions `*next..`, all or nothing: they are
-/// checked first ([`check_values`]) and on error neither the heap nor `*next` changes.
+/// Values the pre-filter tests at a time against the root. Long enough that the test of a
+/// block (a branch-free fold of [`TotalRank::may_enter_above`]) vectorizes and its one branch
+/// is rarely taken once the heap has settled; short enough that a block with one candidate
+/// costs little to walk value by value.
+const BLOCK: usize = 64;
+
+/// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
+/// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
+const SCRATCH_K: usize = 64;
+
+/// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`] entries
+/// there and back costs about as much as reading this many values twice.
+const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
+
+/// Offers one value at stream position `*next`, as [`extend`] on a slice of one would, with
+/// the common case first: a full heap and a value that does not beat the root cost one
+/// comparison ([`TotalRank::may_enter_above`], which also catches NaN) and no call.
+#[inline]
+pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
+    let len = heap.len();
+    if heap.capacity() > 0
+        && len == heap.capacity()
+        && *next < MAX_STREAM_LEN
+        && !value.may_enter_above(&heap.get(0).value)
+    {
+        *next += 1;
+        return Ok(());
+    }
+    push_slow(heap, next, value)
+}
+
+/// The rest of [`push`]: out of line, so that the common case stays small in the caller's loop.
+#[inline]
+fn push_slow<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
+    check_values(*next, slice::from_ref(&value))?;
+    // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
+    let index = *next as u32;
+    offer(heap, Entry { value, index });
+    *next += 1;
+    Ok(())
+}
+
+/// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
+/// neither the heap nor `*next` changes.
+///
+/// The values are read in blocks of [`BLOCK`] once the heap is full, and a block is looked at
+/// value by value only if one of its values may beat the root or is NaN ([`scan`]). When the
+/// heap is small and the slice long, that is the only pass: the heap is copied to the stack
+/// first ([`Scratch`]), so that a NaN found late leaves the real one untouched. Otherwise the
+/// values are checked for NaN first ([`check_values`]) and then scanned.
 pub(crate) fn extend<S: Storage>(
     heap: &mut S,
     next: &mut u64,
     values: &[S::Value],
 ) -> Result<(), Error> {
-    check_values(*next, values)?;
-    for (index, &value) in (*next..).zip(values) {
-        // `check_values` proved every position below `MAX_STREAM_LEN`: the cast is lossless.
-        offer(
-            heap,
-            Entry {
-                value,
-                index: index as u32,
-            },
-        );
+    if heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN {
+        check_len(*next, values.len())?;
+        let mut scratch = Scratch::copy_of(heap);
+        dispatch::scan(&mut scratch, *next, values)?;
+        scratch.copy_to(heap);
+    } else {
+        check_values(*next, values)?;
+        // The values are rankable: the scan finds no NaN and cannot fail.
+        dispatch::scan(heap, *next, values)?;
     }
     *next += values.len() as u64;
     Ok(())
+}
+
+/// Offers `values` as the stream positions `start..`: the ones that fill the heap one by one,
+/// then the rest by blocks, skipping each block in which no value may beat the root. Returns
+/// the first NaN as an error, with the heap then holding some of the values before it.
+/// `start + values.len()` must be at most [`MAX_STREAM_LEN`].
+///
+/// The portable code, which [`dispatch::scan`] compiles a second time for a wider vector unit
+/// when the CPU has one: hence `inline(always)`, here and in [`block_flagged`].
+#[inline(always)]
+pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+    let fill = (heap.capacity() - heap.len()).min(values.len());
+    let (head, rest) = values.split_at(fill);
+    admit(heap, start, head)?;
+    let mut at = start + fill as u64;
+    let Some(root) = peek_worst(heap) else {
+        // k = 0: nothing is kept, but a NaN is still an error.
+        return match first_unrankable(rest) {
+            Some(pos) => Err(not_rankable(at + pos as u64)),
+            None => Ok(()),
+        };
+    };
+    let mut threshold = root.value;
+    // Candidates of the blocks where most values may enter, kept out of the heap until
+    // `compact` merges them in: used only when the heap fits in it beside them.
+    let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
+    let pooling = (POOL_MIN_K..=SCRATCH_K).contains(&heap.capacity());
+    let mut blocks = rest.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        if block_flagged(block, &threshold) {
+            // Only the flagged values, in order. In a burst each goes to the pool as it is (a
+            // root raised by a compaction meanwhile only makes it a needless candidate);
+            // otherwise it may still lose to a root that a value before it in the block has
+            // raised, so it is compared again.
+            let mut mask = block_mask(block, &threshold);
+            let burst = pooling && mask.count_ones() >= BURST;
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let (value, index) = (block[i], at + i as u64);
+                if !value.is_rankable() {
+                    return Err(not_rankable(index));
+                }
+                let entry = Entry {
+                    value,
+                    index: index as u32,
+                };
+                if burst {
+                    pool.push(entry);
+                    if pool.len() + heap.len() == POOL {
+                        compact(heap, &mut pool);
+                    }
+                } else if value.may_enter_above(&threshold) {
+                    // The entry's index is above the root's, so it ranks above the root iff
+                    // its value does: `may_enter_above`, equal to `Entry::ranks_below` there.
+                    sift_down(heap, 0, entry, heap.len());
+                    threshold = heap.get(0).value;
+                }
+            }
+            threshold = heap.get(0).value;
+        }
+        at += BLOCK as u64;
+    }
+    compact(heap, &mut pool);
+    admit(heap, at, blocks.remainder())
+}
+
+/// Entries of the candidate pool of [`scan`], the heap's included when it is compacted:
+/// 256 entries on the stack (2 KiB for `f32`). The larger, the rarer the compactions; each
+/// costs a selection over the pool, so a value that enters costs a few comparisons instead of
+/// a sift down the heap.
+const POOL: usize = 256;
+
+/// The smallest k that uses the pool: below it a sift down the heap (log2 k levels) costs
+/// less than a value's share of a compaction.
+const POOL_MIN_K: usize = 4;
+
+/// Flagged values in a block of [`BLOCK`] from which the block goes to the pool rather than
+/// the heap: a quarter of the block, far above the rate of a row in random order once the
+/// heap has settled, reached on rising rows, where nearly every value enters.
+const BURST: u32 = 16;
+
+/// Merges the candidate `pool` into the full heap: the heap becomes the best `capacity()` of
+/// both ([`select_best`]), built again as a heap, and the pool is emptied.
+fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>) {
+    if pool.is_empty() {
+        return;
+    }
+    let len = heap.len();
+    for i in 0..len {
+        if pool.try_push(heap.get(i)).is_err() {
+            break;
+        }
+    }
+    select_best(pool, len);
+    for (i, &entry) in pool.iter().take(len).enumerate() {
+        heap.set(i, entry);
+    }
+    for i in (0..len / 2).rev() {
+        sift_down(heap, i, heap.get(i), len);
+    }
+    pool.clear();
+}
+
+/// Reorders `entries` so that the `k` best come first, in no particular order: a quickselect
+/// under [`Entry::ranks_below`] with a median-of-three pivot and a partition with no branch.
+/// The range shrinks by at least the pivot at each step, so it ends, with no panic, whatever
+/// the order does.
+fn select_best<T: TotalRank>(entries: &mut [Entry<T>], k: usize) {
+    let (mut lo, mut hi) = (0, entries.len());
+    while k > lo && k < hi && hi - lo > 1 {
+        // Median of three entries at the range's quartiles, moved to its end: the pool is a
+        // run of candidates then the heap, so its ends are poor samples.
+        let quarter = (hi - lo) / 4;
+        let (a, b, c) = (lo + quarter, lo + 2 * quarter, hi - 1 - quarter);
+        let ab = entries[a].ranks_below(&entries[b]);
+        let bc = entries[b].ranks_below(&entries[c]);
+        let ac = entries[a].ranks_below(&entries[c]);
+        let median = if ab == bc {
+            b
+        } else if ab == ac {
+            c
+        } else {
+            a
+        };
+        entries.swap(median, hi - 1);
+        let pivot = entries[hi - 1];
+        // Entries better than the pivot to the front of the range.
+        let mut store = lo;
+        for i in lo..hi - 1 {
+            let better = pivot.ranks_below(&entries[i]);
+            entries.swap(i, store);
+            store += usize::from(better);
+        }
+        entries.swap(store, hi - 1);
+        // `lo..store` beat the pivot, now at `store`; the rest rank below it.
+        if store < k {
+            lo = store + 1;
+        } else {
+            hi = store;
+        }
+    }
+}
+
+/// Lanes of the branch-free test of a block: the flags of value `j` and `j + LANES`, ... are
+/// or-ed in lane `j`, as 32-bit words so that they stay in the comparison's own vector lanes.
+const LANES: usize = 8;
+
+/// Whether any value of `block` may beat `threshold` or is NaN
+/// ([`TotalRank::may_enter_above`]): comparisons or-ed into [`LANES`] words, with no branch.
+#[inline(always)]
+fn block_flagged<T: TotalRank>(block: &[T], threshold: &T) -> bool {
+    let mut lanes = [0_u32; LANES];
+    for chunk in block.chunks_exact(LANES) {
+        for (lane, v) in lanes.iter_mut().zip(chunk) {
+            *lane |= u32::from(v.may_enter_above(threshold));
+        }
+    }
+    lanes.iter().fold(0, |any, &lane| any | lane) != 0
+}
+
+/// Bit `i` set iff `block[i]` may beat `threshold` or is NaN ([`TotalRank::may_enter_above`]),
+/// for a block already known to hold one.
+#[inline]
+fn block_mask<T: TotalRank>(block: &[T], threshold: &T) -> u64 {
+    block.iter().enumerate().fold(0, |mask, (i, v)| {
+        mask | (u64::from(v.may_enter_above(threshold)) << i)
+    })
+}
+
+/// Offers each of `values`, the stream positions `start..`, stopping at the first NaN. Once
+/// the heap is full, a value that cannot beat the root ([`TotalRank::may_enter_above`]) costs
+/// that one test.
+fn admit<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+    for (index, &value) in (start..).zip(values) {
+        let len = heap.len();
+        if len == heap.capacity() && len > 0 && !value.may_enter_above(&heap.get(0).value) {
+            continue;
+        }
+        if !value.is_rankable() {
+            return Err(not_rankable(index));
+        }
+        // The caller keeps every position below `MAX_STREAM_LEN`: the cast is lossless.
+        let index = index as u32;
+        offer(heap, Entry { value, index });
+    }
+    Ok(())
+}
+
+/// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity: the
+/// one-pass path of [`extend`] works on it and copies it back only on success.
+struct Scratch<T> {
+    entries: ArrayVec<Entry<T>, SCRATCH_K>,
+    capacity: usize,
+}
+
+impl<T: TotalRank> Scratch<T> {
+    /// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
+    fn copy_of<S: Storage<Value = T>>(heap: &S) -> Self {
+        debug_assert!(heap.capacity() <= SCRATCH_K);
+        let mut entries = ArrayVec::new();
+        for i in 0..heap.len().min(SCRATCH_K) {
+            entries.push(heap.get(i));
+        }
+        Scratch {
+            entries,
+            capacity: heap.capacity(),
+        }
+    }
+
+    /// Writes the copy back over `heap`, which it was made from and which has not grown since.
+    fn copy_to<S: Storage<Value = T>>(&self, heap: &mut S) {
+        for (i, &entry) in self.entries.iter().enumerate() {
+            if i < heap.len() {
+                heap.set(i, entry);
+            } else {
+                heap.append(entry);
+            }
+        }
+    }
+}
+
+impl<T: TotalRank> Storage for Scratch<T> {
+    type Value = T;
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.capacity
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Entry<T> {
+        self.entries[i]
+    }
+    #[inline]
+    fn set(&mut self, i: usize, entry: Entry<T>) {
+        self.entries[i] = entry;
+    }
+    #[inline]
+    fn append(&mut self, entry: Entry<T>) {
+        self.entries.push(entry);
+    }
 }
 
 /// Keeps `entry` if it is among the best `capacity()` entries offered so far. Every comparison
@@ -183,21 +496,20 @@ fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
 }
 
 /// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
-/// `entry`, then puts `entry` there.
+/// `entry`, then puts `entry` there. The worse child is picked without a branch (its offset is
+/// the outcome of one comparison), so that only the loop's exit is ever mispredicted.
+#[inline]
 fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
     loop {
-        let mut child = 2 * pos + 1;
-        if child >= len {
+        let left = 2 * pos + 1;
+        if left >= len {
             break;
         }
-        let mut below = heap.get(child);
-        if child + 1 < len {
-            let right = heap.get(child + 1);
-            if right.ranks_below(&below) {
-                child += 1;
-                below = right;
-            }
+        let mut child = left;
+        if left + 1 < len {
+            child += usize::from(heap.get(left + 1).ranks_below(&heap.get(left)));
         }
+        let below = heap.get(child);
         if !below.ranks_below(&entry) {
             break;
         }

@@ -45,7 +45,8 @@
 //!   ([`Error::NotRankable`]).
 //! - On any error nothing is written: caller buffers and selector state are as they were.
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
-//! - No allocation, no `std`, no panic and no `unsafe`.
+//! - No allocation, no `std`, no panic. The one `unsafe` call (a function compiled for AVX2,
+//!   called only once the CPU is known to have it) is fenced in module `dispatch`.
 //!
 //! # The APIs
 //!
@@ -59,8 +60,10 @@
 //!
 //! # Crate features
 //!
-//! - `std` (default): nothing yet beyond linking `std`; reserved for run-time CPU feature
-//!   detection. With `default-features = false` the crate is `no_std` and needs no allocator.
+//! - `std` (default): run-time CPU feature detection. On x86-64 the block pre-filter (module
+//!   `heap`) then runs compiled for AVX2 when the CPU has it, whatever the build's target
+//!   features. With `default-features = false` the crate is `no_std`, needs no allocator, and
+//!   uses the target features it was compiled for (`-C target-cpu`/`target-feature`).
 //! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
 //!   pattern rejected), so 16-bit logits are ranked as they are, without a conversion. `no_std`.
 //! - `serde`: `Serialize` and `Deserialize` for [`Entry`] and [`TopK`] (its stream length and
@@ -78,12 +81,14 @@
 
 #![no_std]
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
 mod batch;
+mod dispatch;
 mod entry;
 mod error;
 #[cfg(feature = "half")]

@@ -52,6 +52,23 @@ pub trait TotalRank: Copy {
     /// The order of two rankable values: `Less` if `self` ranks below (is worse than) `other`,
     /// `Equal` for a tie.
     fn rank_cmp(&self, other: &Self) -> Ordering;
+
+    /// Whether `self` could enter a full selector whose worst kept value is `threshold`: `true`
+    /// if `self` is not rankable, or if it ranks strictly above `threshold` (a tie stays out,
+    /// since the kept entry has the lower index). `threshold` is rankable.
+    ///
+    /// The selectors test whole blocks of values with it before they look at any one of them,
+    /// so it should compile to straight-line code with no branch: the default, built on
+    /// [`is_rankable`](TotalRank::is_rankable) and [`rank_cmp`](TotalRank::rank_cmp), is
+    /// correct for every type; `f32` and `f64` override it with the one IEEE comparison
+    /// `!(self <= threshold)` (true for NaN and for a greater value) and the integers with `>`,
+    /// which vectorize. An override must give exactly the default's answer on every pair (the
+    /// tests check the crate's own against the default); one that does not may change which
+    /// entries are kept, never cause a panic or undefined behaviour.
+    #[inline]
+    fn may_enter_above(&self, threshold: &Self) -> bool {
+        !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater
+    }
 }
 
 /// `!is_nan`, for every float type (f32, f64 and any other `FloatCore`).
@@ -83,6 +100,12 @@ macro_rules! impl_float {
             fn rank_cmp(&self, other: &Self) -> Ordering {
                 ieee_cmp(self, other)
             }
+            /// One IEEE comparison: `!(self <= threshold)` holds for NaN and for a greater value.
+            #[inline]
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            fn may_enter_above(&self, threshold: &Self) -> bool {
+                !(*self <= *threshold)
+            }
         }
     )*};
 }
@@ -97,6 +120,10 @@ macro_rules! impl_int {
             #[inline]
             fn rank_cmp(&self, other: &Self) -> Ordering {
                 Ord::cmp(self, other)
+            }
+            #[inline]
+            fn may_enter_above(&self, threshold: &Self) -> bool {
+                *self > *threshold
             }
         }
     )*};
@@ -132,5 +159,87 @@ impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
     #[inline]
     fn rank_cmp(&self, other: &Self) -> Ordering {
         other.0.rank_cmp(&self.0)
+    }
+}
+
+/// Edge values of `f32` for the tests: both zeros and infinities, the extremes, subnormals,
+/// NaNs of several bit patterns.
+#[cfg(test)]
+pub(crate) const F32_EDGES: [f32; 15] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MAX,
+    f32::MIN,
+    f32::MIN_POSITIVE,
+    1e-45,
+    -1e-45,
+    f32::NAN,
+    -f32::NAN,
+    f32::from_bits(0x7F80_0001),
+    f32::from_bits(0xFFFF_FFFF),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default `may_enter_above`, written out: what every override must equal.
+    fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
+        !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
+    }
+
+    fn check_all<T: TotalRank + core::fmt::Debug>(values: &[T]) {
+        for v in values {
+            for t in values.iter().filter(|t| t.is_rankable()) {
+                assert_eq!(
+                    v.may_enter_above(t),
+                    by_default(v, t),
+                    "{v:?} against {t:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn float_overrides_equal_the_default() {
+        let f32s = F32_EDGES;
+        check_all(&f32s);
+        let f64s: [f64; 15] = f32s.map(f64::from);
+        check_all(&f64s);
+        check_all(&[f64::from_bits(0x7FF0_0000_0000_0001), 5e-324, -5e-324]);
+    }
+
+    #[test]
+    fn integer_overrides_equal_the_default() {
+        check_all(&[i32::MIN, -1, 0, 1, i32::MAX]);
+        check_all(&[0_u8, 1, 127, 128, 255]);
+        check_all(&[i128::MIN, 0, i128::MAX]);
+        check_all(&[0_usize, 1, usize::MAX]);
+    }
+
+    /// A type that keeps the default: it is the rank order, NaN-like values included.
+    #[derive(Clone, Copy, Debug)]
+    struct Odd(i32);
+
+    impl TotalRank for Odd {
+        fn is_rankable(&self) -> bool {
+            self.0 % 2 != 0
+        }
+        fn rank_cmp(&self, other: &Self) -> Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+
+    #[test]
+    fn the_default_is_the_rank_order() {
+        // Unrankable values (even) may always enter; rankable ones iff strictly greater.
+        assert!(Odd(2).may_enter_above(&Odd(5)));
+        assert!(Odd(7).may_enter_above(&Odd(5)));
+        assert!(!Odd(5).may_enter_above(&Odd(5)));
+        assert!(!Odd(3).may_enter_above(&Odd(5)));
     }
 }

@@ -2,8 +2,6 @@
 //! whose heap lives in caller slices. Both are thin owners of storage over the one heap of
 //! [`heap`](crate::heap).
 
-use core::slice;
-
 use arrayvec::ArrayVec;
 
 use crate::heap::{self, Columns};
@@ -72,8 +70,9 @@ impl<T: TotalRank, const K: usize> TopK<T, K> {
     ///
     /// [`Error::NotRankable`] for NaN, [`Error::TooLong`] past `u32::MAX + 1` values; the
     /// selector, its stream position included, is then unchanged.
+    #[inline]
     pub fn push(&mut self, value: T) -> Result<(), Error> {
-        self.extend_from_slice(slice::from_ref(&value))
+        heap::push(&mut self.heap, &mut self.next, value)
     }
 
     /// Offers `values` at the next stream positions, all or nothing.
@@ -181,8 +180,9 @@ impl<'a, T: TotalRank> SliceTopK<'a, T> {
     ///
     /// [`Error::NotRankable`] for NaN, [`Error::TooLong`] past `u32::MAX + 1` values; the
     /// buffers and the stream position are then unchanged.
+    #[inline]
     pub fn push(&mut self, value: T) -> Result<(), Error> {
-        self.extend_from_slice(slice::from_ref(&value))
+        heap::push(&mut self.heap, &mut self.next, value)
     }
 
     /// Offers `values` at the next stream positions, all or nothing.

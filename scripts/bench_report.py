@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""The bench report: criterion's medians as a table of ratios and a plot. Python stdlib only.
+
+    cargo bench                        # writes target/criterion/**/new/estimates.json
+    python3 scripts/bench_report.py    # prints a Markdown table, writes docs/bench.svg
+
+Every group of benches/topk.rs is one (shape, n, k) with every method run on the same row. The
+table gives, per group, the floor's median time (one max-reduction over the row: reading it
+once) and each method's median as a ratio to the floor and to `select_nth`
+(`select_nth_unstable_by` then a sort of the k). The plot shows time per call across n for each
+method, one panel per shape, for one k.
+
+Options: --criterion DIR (default target/criterion), --n N (table rows for this n only; 0 for
+all), --k K (the plot's k, default 50), --svg PATH (default docs/bench.svg).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+METHODS = [
+    "floor",
+    "top_k_into",
+    "TopK::extend_from_slice",
+    "TopK::push",
+    "select_nth",
+    "BinaryHeap",
+    "sort",
+]
+SHORT = {
+    "floor": "floor",
+    "top_k_into": "top_k_into",
+    "TopK::extend_from_slice": "extend",
+    "TopK::push": "push",
+    "select_nth": "select_nth",
+    "BinaryHeap": "BinaryHeap",
+    "sort": "sort",
+}
+SHAPES = ["normal", "masked", "ascending", "descending", "equal"]
+COLORS = {
+    "floor": "#555555",
+    "top_k_into": "#d62728",
+    "TopK::extend_from_slice": "#ff7f0e",
+    "TopK::push": "#9467bd",
+    "select_nth": "#1f77b4",
+    "BinaryHeap": "#2ca02c",
+    "sort": "#8c564b",
+}
+
+
+def load(root):
+    """{(shape, n, k): {method: median ns}} from every new/estimates.json under root."""
+    groups = {}
+    for dirpath, _, files in os.walk(root):
+        if os.path.basename(dirpath) != "new" or "estimates.json" not in files:
+            continue
+        try:
+            with open(os.path.join(dirpath, "benchmark.json")) as f:
+                meta = json.load(f)
+            with open(os.path.join(dirpath, "estimates.json")) as f:
+                est = json.load(f)
+        except (OSError, ValueError):
+            continue
+        parts = meta["group_id"].split("/")
+        if len(parts) != 3 or not parts[1].startswith("n=") or not parts[2].startswith("k="):
+            continue
+        key = (parts[0], int(parts[1][2:]), int(parts[2][2:]))
+        groups.setdefault(key, {})[meta["function_id"]] = est["median"]["point_estimate"]
+    return groups
+
+
+def fmt_time(ns):
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    return f"{ns / 1e3:.1f} µs"
+
+
+def fmt_ratio(x):
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def table(groups, only_n):
+    shown = [m for m in METHODS if m != "floor"]
+    head = ["shape", "n", "k", "floor"] + [f"{SHORT[m]} ×floor / ×sel" for m in shown]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    order = {s: i for i, s in enumerate(SHAPES)}
+    for key in sorted(groups, key=lambda g: (g[1], order.get(g[0], 99), g[0], g[2])):
+        shape, n, k = key
+        if only_n and n != only_n:
+            continue
+        times = groups[key]
+        floor, sel = times.get("floor"), times.get("select_nth")
+        row = [shape, f"{n:,}", str(k), fmt_time(floor) if floor else "-"]
+        for m in shown:
+            t = times.get(m)
+            if t is None or not floor or not sel:
+                row.append("-")
+            else:
+                row.append(f"{fmt_ratio(t / floor)} / {fmt_ratio(t / sel)}")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def svg(groups, k):
+    """Time per call against n, log-log, one panel per shape, one line per method."""
+    shapes = [s for s in SHAPES if any(g[0] == s and g[2] == k for g in groups)]
+    if not shapes:
+        return None
+    pw, ph, ml, mr, mt, mb = 300, 240, 58, 12, 34, 40
+    legend_h = 26
+    width = ml + len(shapes) * (pw + mr) + 10
+    height = legend_h + mt + ph + mb
+    times = [t for g, ms in groups.items() if g[2] == k for t in ms.values() if t > 0]
+    ns = sorted({g[1] for g in groups if g[2] == k})
+    lo, hi = math.log10(min(times)), math.log10(max(times))
+    lo, hi = math.floor(lo), math.ceil(hi)
+    nlo, nhi = math.log10(ns[0]) - 0.05, math.log10(ns[-1]) + 0.05
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    x = ml
+    for m in METHODS:
+        out.append(f'<rect x="{x}" y="8" width="12" height="3" fill="{COLORS[m]}"/>')
+        out.append(f'<text x="{x + 16}" y="13">{SHORT[m]}</text>')
+        x += 16 + 7 * len(SHORT[m]) + 18
+    out.append(f'<text x="{width - 10}" y="13" text-anchor="end">k = {k}, median time per call</text>')
+    for p, shape in enumerate(shapes):
+        x0 = ml + p * (pw + mr)
+        y0 = legend_h + mt
+
+        def px(n):
+            return x0 + (math.log10(n) - nlo) / (nhi - nlo) * pw
+
+        def py(t):
+            return y0 + ph - (math.log10(t) - lo) / (hi - lo) * ph
+
+        out.append(f'<rect x="{x0}" y="{y0}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>')
+        out.append(f'<text x="{x0 + pw / 2}" y="{y0 - 8}" text-anchor="middle" font-weight="bold">{shape}</text>')
+        for e in range(lo, hi + 1):
+            y = py(10**e)
+            out.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + pw}" y2="{y:.1f}" stroke="#eee"/>')
+            if p == 0:
+                label = fmt_time(10**e).replace(".0 ", " ").replace(".00 ", " ")
+                out.append(f'<text x="{x0 - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        for n in ns:
+            out.append(f'<text x="{px(n):.1f}" y="{y0 + ph + 14}" text-anchor="middle">{n // 1024}Ki</text>')
+        out.append(f'<text x="{x0 + pw / 2}" y="{y0 + ph + 30}" text-anchor="middle">n</text>')
+        for m in METHODS:
+            pts = [(n, groups.get((shape, n, k), {}).get(m)) for n in ns]
+            pts = [(px(n), py(t)) for n, t in pts if t]
+            if not pts:
+                continue
+            path = " ".join(f"{a:.1f},{b:.1f}" for a, b in pts)
+            out.append(f'<polyline points="{path}" fill="none" stroke="{COLORS[m]}" stroke-width="2"/>')
+            for a, b in pts:
+                out.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="2.5" fill="{COLORS[m]}"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--criterion", default="target/criterion")
+    ap.add_argument("--n", type=int, default=151936)
+    ap.add_argument("--k", type=int, default=50)
+    ap.add_argument("--svg", default="docs/bench.svg")
+    args = ap.parse_args()
+    groups = load(args.criterion)
+    if not groups:
+        sys.exit(f"no criterion results under {args.criterion}: run `cargo bench` first")
+    print(table(groups, args.n))
+    picture = svg(groups, args.k)
+    if picture:
+        os.makedirs(os.path.dirname(args.svg) or ".", exist_ok=True)
+        with open(args.svg, "w") as f:
+            f.write(picture)
+        print(f"\nwrote {args.svg}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
