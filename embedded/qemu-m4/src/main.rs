@@ -544,7 +544,9 @@ fn main() -> ! {
     } else {
         debug::EXIT_FAILURE
     });
-    loop {}
+    loop {
+        cortex_m::asm::wfi();
+    }
 }
 
 /// The board the target runs on under QEMU.
@@ -558,12 +560,16 @@ const BOARD: &str = if cfg!(target_has_atomic = "32") {
 unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
     hprintln!("HardFault at pc = {:#010x}", frame.pc());
     debug::exit(debug::EXIT_FAILURE);
-    loop {}
+    loop {
+        cortex_m::asm::wfi();
+    }
 }
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
     hprintln!("panic: {}", info);
     debug::exit(debug::EXIT_FAILURE);
-    loop {}
+    loop {
+        cortex_m::asm::wfi();
+    }
 }
