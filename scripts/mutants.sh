@@ -7,10 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=27.1.0
-if ! cargo mutants --version 2>/dev/null | grep -q "$version"; then
+if ! cargo-mutants --version 2>/dev/null | grep -q "$version"; then
     cargo install --locked "cargo-mutants@$version"
 fi
 # The properties run 64 cases per mutant, as in CI.
 export PROPTEST_CASES="${PROPTEST_CASES:-64}"
 echo "==> cargo mutants $*"
-cargo mutants "$@"
+status=0
+cargo mutants "$@" || status=$?
+# 3: no mutant was missed, but some made the tests run past the timeout (an endless sift
+# loop): the tests did not pass on them, so they count as caught.
+if [ "$status" -eq 3 ]; then
+    echo "==> cargo mutants: no mutant missed; the timeouts above count as caught"
+    status=0
+fi
+exit "$status"
