@@ -1,5 +1,6 @@
 //! Promises the other tests did not reach, found by mutation testing (`scripts/mutants.sh`):
-//! a NaN in any block of a long row, the worst kept entry, and a cleared selector.
+//! a NaN in any block of a long row, what a selector reports as it fills, and a cleared
+//! selector.
 
 mod common;
 
@@ -76,8 +77,10 @@ fn a_nan_in_any_block_of_a_long_row_is_named() {
     }
 }
 
+/// After each value: `len` is min(k, taken), `is_empty` says whether it is 0, and
+/// `peek_worst` is the last of the best so far.
 #[test]
-fn peek_worst_is_the_last_of_the_kept_entries() {
+fn len_and_peek_worst_follow_the_stream() {
     let mut rng = Rng(0x7065_656b);
     let x = clean_row(&mut rng, 30);
     // Nothing kept: nothing to peek, whatever the k.
@@ -97,9 +100,15 @@ fn peek_worst_is_the_last_of_the_kept_entries() {
         none.push(x[taken - 1]).unwrap();
         slice.push(x[taken - 1]).unwrap();
         let want: Option<Entry<f32>> = oracle(&x[..taken], 3.min(taken)).unwrap().pop();
+        let kept = (3.min(taken), false);
         assert_eq!(array.peek_worst(), want, "TopK after {taken}");
+        assert_eq!((array.len(), array.is_empty()), kept);
         assert_eq!(slice.peek_worst(), want, "SliceTopK after {taken}");
-        assert_eq!(none.peek_worst(), None);
+        assert_eq!((slice.len(), slice.is_empty()), kept);
+        assert_eq!(
+            (none.peek_worst(), none.len(), none.is_empty()),
+            (None, 0, true)
+        );
     }
 }
 
