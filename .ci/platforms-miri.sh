@@ -7,4 +7,9 @@ cd "$(dirname "$0")/.."
 nightly miri rust-src
 step cargo +nightly miri setup
 step cargo +nightly miri test
+# criterion (a dev-dependency) builds a little C for the target: 32-bit headers for i686.
+if ! dpkg -s gcc-multilib >/dev/null 2>&1; then
+    step apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq gcc-multilib
+fi
 step cargo +nightly miri test --target i686-unknown-linux-gnu
