@@ -40,7 +40,13 @@ fn tie_at_the_cut_goes_to_the_lower_index() {
 
 #[test]
 fn equal_values_are_listed_by_ascending_index() {
-    for n in [1_usize, 2, 3, 10, 33] {
+    // The longest row is left out under Miri, where it is slow.
+    let lens: &[usize] = if cfg!(miri) {
+        &[1, 2, 3, 10]
+    } else {
+        &[1, 2, 3, 10, 33]
+    };
+    for &n in lens {
         let x = vec![0.25_f32; n];
         for k in 0..=n {
             let ids: Vec<u32> = (0..k as u32).collect();
@@ -259,9 +265,10 @@ fn a_stream_longer_than_u32_indices_is_an_error() {
 
 #[test]
 fn matches_a_full_sort() {
-    // 300 random rows with many ties, every k, against the oracle.
+    // 300 random rows with many ties (a few under Miri), every k, against the oracle.
+    let rows = if cfg!(miri) { 4 } else { 300 };
     let mut rng = Rng(0x0070_704b);
-    for row in 0..300 {
+    for row in 0..rows {
         let n = rng.below(41);
         // A pool of 1 to 6 values makes ties the rule, not the exception.
         let pool: Vec<f32> = (0..1 + row % 6)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The contract's cases on a Cortex-M4F (QEMU mps2-an386) and a Cortex-M0 (QEMU microbit),
+# and proof that a failed check and a HardFault each fail the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. .ci/platforms-lib.sh
+
+step rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
+if ! command -v qemu-system-arm >/dev/null; then
+    step apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq qemu-system-arm
+fi
+# The crate itself, for a core with neither an FPU nor atomics.
+step cargo build --target thumbv6m-none-eabi --no-default-features
+
+cd embedded/qemu-m4
+step cargo fmt --check
+step cargo clippy --release -- -D warnings
+# The runner (.cargo/config.toml) is QEMU under `timeout`; stdin is closed for it.
+step cargo run --release </dev/null
+step cargo run --release --target thumbv6m-none-eabi </dev/null
+
+# A failed check and a fault must end the run with a non-zero exit code.
+for feature in fail-on-purpose fault-on-purpose; do
+    echo "==> cargo run --release --features $feature (must fail)"
+    if cargo run --release --quiet --features "$feature" </dev/null; then
+        echo "error: the firmware with $feature exited 0" >&2
+        exit 1
+    fi
+done

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The crate's tests under Miri, on a 64-bit and on a 32-bit usize (fewer cases under Miri).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. .ci/platforms-lib.sh
+
+nightly miri rust-src
+step cargo +nightly miri setup
+step cargo +nightly miri test
+# criterion (a dev-dependency) builds a little C for the target: 32-bit headers for i686.
+if ! dpkg -s gcc-multilib >/dev/null 2>&1; then
+    step apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq gcc-multilib
+fi
+step cargo +nightly miri test --target i686-unknown-linux-gnu

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The test suite as wasm32-wasip1 under node's WASI (the runner is in .cargo/config.toml),
+# and an exported top_k_into in a wasm32-unknown-unknown module, checked from node.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. .ci/platforms-lib.sh
+
+step rustup target add wasm32-wasip1 wasm32-unknown-unknown
+step node --version
+step cargo test --target wasm32-wasip1
+
+cd wasm/export
+step cargo fmt --check
+step cargo clippy --release --target wasm32-unknown-unknown -- -D warnings
+step cargo build --release --target wasm32-unknown-unknown
+cd ../..
+step node wasm/check.mjs wasm/export/target/wasm32-unknown-unknown/release/tinytopk_wasm_export.wasm

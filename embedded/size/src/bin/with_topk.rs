@@ -1,0 +1,19 @@
+//! `top_k_into::<f32>` and a streaming `TopK<f32, 40>` (push, extend_from_slice,
+//! peek_worst, into_sorted).
+#![no_std]
+#![no_main]
+
+use tinytopk::{top_k_into, TopK};
+use tinytopk_size::{keep, run, K};
+
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    run(|x, idx, val| {
+        keep(top_k_into(x, idx, val));
+        let mut top = TopK::<f32, K>::new();
+        keep(top.push(x[0]));
+        keep(top.extend_from_slice(&x[1..]));
+        keep(top.peek_worst());
+        top.into_sorted()
+    })
+}
