@@ -11,7 +11,8 @@ const wasi = new WASI({
   version: "preview1",
   args: [program, ...args],
   env: process.env,
-  preopens: { ".": "." },
+  // The current directory, and "/" so that absolute paths (env!("CARGO_MANIFEST_DIR")) resolve.
+  preopens: { ".": ".", "/": "/" },
   returnOnExit: true,
 });
 const module = await WebAssembly.compile(await readFile(program));

@@ -204,9 +204,7 @@ fn bad_incoming_entries_are_errors_and_change_nothing() {
     let too_long = u32::MAX as u64 + 2;
     assert_eq!(
         top.merge_entries(&[], too_long),
-        Err(Error::TooLong {
-            n: too_long as usize
-        })
+        Err(Error::TooLong { n: past_u32_end() })
     );
     assert_unchanged(&top);
 
@@ -237,32 +235,29 @@ fn stream_len_after_merge_is_the_greater_end() {
     assert_eq!(ids, [11, 1]);
 }
 
+/// `u32::MAX + 2`, the length of a stream one value too long, as `Error::TooLong` reports it:
+/// saturated at `usize::MAX` where `usize` has 32 bits.
+fn past_u32_end() -> usize {
+    usize::try_from(u64::from(u32::MAX) + 2).unwrap_or(usize::MAX)
+}
+
 #[test]
 fn an_offset_near_the_end_of_u32_is_an_error_never_a_wrap() {
     let mut top = TopK::<i32, 2>::with_offset(u32::MAX);
     assert_eq!(
         top.extend_from_slice(&[1, 2]),
-        Err(Error::TooLong {
-            n: u32::MAX as usize + 2
-        })
+        Err(Error::TooLong { n: past_u32_end() })
     );
     assert_eq!((top.len(), top.stream_len()), (0, u32::MAX as u64));
     top.push(1).unwrap();
     assert_eq!(top.peek_worst().map(|e| e.index), Some(u32::MAX));
-    assert_eq!(
-        top.push(2),
-        Err(Error::TooLong {
-            n: u32::MAX as usize + 2
-        })
-    );
+    assert_eq!(top.push(2), Err(Error::TooLong { n: past_u32_end() }));
 
     let (mut idx, mut val) = ([0_u32; 1], [0_i32; 1]);
     let mut slice = SliceTopK::with_offset(&mut idx, &mut val, u32::MAX - 1).unwrap();
     assert_eq!(
         slice.extend_from_slice(&[1, 2, 3]),
-        Err(Error::TooLong {
-            n: u32::MAX as usize + 2
-        })
+        Err(Error::TooLong { n: past_u32_end() })
     );
     slice.extend_from_slice(&[1, 2]).unwrap();
     assert_eq!(slice.stream_len(), u32::MAX as u64 + 1);
