@@ -35,6 +35,8 @@ fn untouched(idx: &[u32], val: &[f32]) -> bool {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     #[test]
     fn every_row_is_the_oracle((x, rows, n, k) in batch()) {
         let (result, idx, val) = run(&x, n, rows * k);

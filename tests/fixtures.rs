@@ -348,7 +348,9 @@ fn check_row(row: &Row, tally: &mut Tally) {
     }
 }
 
+// Miri's isolation has no file system; the same code runs under Miri in the other tests.
 #[test]
+#[cfg_attr(miri, ignore = "reads files")]
 fn every_fixture_row_through_every_api() {
     let rows = read_fixtures();
     let mut tally = Tally::default();
@@ -381,6 +383,7 @@ fn every_fixture_row_through_every_api() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "reads files")]
 fn the_files_cover_what_they_promise() {
     let rows = read_fixtures();
     let has = |f: &dyn Fn(&Row) -> bool| rows.iter().any(f);

@@ -179,6 +179,8 @@ fn matches_oracle_and_f32<H: Half>(x: &[H], k: usize) {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     #[test]
     fn f16_rows_match_the_oracle((x, k) in rows::<f16>()) {
         matches_oracle_and_f32(&x, k);

@@ -111,6 +111,8 @@ fn a_nan_in_the_last_row_writes_no_row() {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     #[test]
     fn rows_in_parallel_are_top_k_rows(
         (x, n, k) in (0_usize..40, 1_usize..30).prop_flat_map(|(rows, n)| (

@@ -3,24 +3,12 @@
 mod common;
 
 use common::{
-    assert_every_api, bits, oracle, via_slice_topk, via_topk, Feed, Value, F32_POOL, NAN_BITS,
+    assert_every_api, bits, oracle, proptest_config, via_slice_topk, via_topk, Feed, Value,
+    F32_POOL, NAN_BITS,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
 use tinytopk::{top_k_into, Error, SliceTopK, TopK};
-
-/// Cases per property: `PROPTEST_CASES` (256 by default), and a handful under Miri.
-fn config() -> ProptestConfig {
-    if cfg!(miri) {
-        ProptestConfig {
-            cases: 6,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        }
-    } else {
-        ProptestConfig::default()
-    }
-}
 
 /// A row of up to `max_len` values drawn from a pool of 1 to 8 values of `values`: ties everywhere.
 fn tie_heavy<T: Clone + core::fmt::Debug + 'static>(
@@ -82,7 +70,7 @@ fn every_api_is_the_oracle<T: Value>(x: &[T], k: usize) {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(proptest_config())]
 
     #[test]
     fn f32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(f32_values(), 64))) {

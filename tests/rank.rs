@@ -79,6 +79,8 @@ fn entries_tie_break_by_lower_index() {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     #[test]
     fn integers_rank_as_ord(a in any::<i64>(), b in any::<i64>(), c in any::<u8>(), d in any::<u8>()) {
         prop_assert_eq!(a.rank_cmp(&b), a.cmp(&b));

@@ -57,6 +57,8 @@ fn finite() -> impl Strategy<Value = f32> + Clone {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     /// Serialize, deserialize: the same kept entries (bits) and stream length. f32 values
     /// that JSON can write (finite; it writes infinity as null).
     #[test]

@@ -38,6 +38,8 @@ fn sorted_bits<T: TotalRank + Value, const N: usize>(top: &TopK<T, N>) -> Vec<(u
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     /// Any split, each shard its own `TopK::with_offset`, merged in any order (into any of
     /// them): the one-pass result, and the stream length of the whole row.
     #[test]

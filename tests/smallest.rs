@@ -118,6 +118,8 @@ fn f32_values() -> impl Strategy<Value = f32> + Clone {
 }
 
 proptest! {
+    #![proptest_config(common::proptest_config())]
+
     #[test]
     fn smallest_k_matches_the_oracle(
         (x, k) in prop::collection::vec(f32_values(), 1..=8)

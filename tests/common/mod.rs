@@ -7,6 +7,7 @@ mod data;
 #[allow(unused_imports)]
 pub use data::Rng;
 
+use proptest::test_runner::Config as ProptestConfig;
 use tinytopk::{top_k_into, Entry, Error, SliceTopK, TopK, TotalRank};
 
 /// The plain definition, written without the crate's order: reject the first unrankable
@@ -199,3 +200,16 @@ pub const NAN_BITS: [u32; 5] = [
     0xFFFF_FFFF,
     0x7FAB_CDEF,
 ];
+
+/// Cases per property: `PROPTEST_CASES` (256 by default), and a handful under Miri.
+pub fn proptest_config() -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 6,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::default()
+    }
+}
