@@ -91,18 +91,13 @@ pub fn par_top_k_into<T: TotalRank + Default + Send + Sync>(
     val: &mut [T],
 ) -> Result<(), Error> {
     let shards = rayon::current_num_threads().min(x.len() / MIN_SHARD_LEN);
-    if shards <= 1 {
+    if shards <= 1 || idx.len() > x.len() || x.len() as u64 > MAX_STREAM_LEN {
+        // One thread's work, or an error: `top_k_into` names it as the contract orders them
+        // (the first NaN before k > n).
         return top_k_into(x, idx, val);
     }
     let mut top = SliceTopK::new(idx, val)?;
     let k = top.capacity();
-    if k > x.len() {
-        return Err(Error::KTooLarge { k, n: x.len() });
-    }
-    // The length first (u32 indices), as `top_k_into` does.
-    if x.len() as u64 > MAX_STREAM_LEN {
-        return Err(Error::TooLong { n: x.len() });
-    }
     // Each shard checks its own values as it takes them, into buffers of its own; the caller's
     // are written only once every shard has passed. The shards are in row order and each
     // names its first NaN, so the first error in shard order names the row's first NaN.

@@ -82,9 +82,18 @@ fn long_row_with_nans() {
             .iter()
             .all(|&(i, v)| i == 7 && v == u64::from((-7.5_f32).to_bits())));
     }
+    // The first NaN is the error whatever k is, k > n included; a clean row with k > n is
+    // KTooLarge.
     let (mut idx, mut val) = (vec![0; n + 1], vec![0.0; n + 1]);
     assert_eq!(
         par_top_k_into(&x, &mut idx, &mut val),
+        Err(Error::NotRankable {
+            index: MIN_SHARD_LEN + 17
+        })
+    );
+    let clean = tie_heavy_row(n, 4, 9);
+    assert_eq!(
+        par_top_k_into(&clean, &mut idx, &mut val),
         Err(Error::KTooLarge { k: n + 1, n })
     );
     let mut val = vec![0.0; 2];
