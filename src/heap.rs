@@ -184,8 +184,9 @@ pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) ->
     push_slow(heap, next, value)
 }
 
-/// The rest of [`push`]: out of line, so that the common case stays small in the caller's loop.
-#[inline]
+/// The rest of [`push`]: never inlined, so that the common case stays small in the caller's
+/// loop (inlined, it made a loop of `push` about 15% slower).
+#[inline(never)]
 fn push_slow<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
     check_values(*next, slice::from_ref(&value))?;
     // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
