@@ -24,7 +24,12 @@
 //! - **Bounded worst case**: on a block where at least [`BURST`] values may enter (a rising
 //!   row), the candidates go to a pool on the stack instead of the heap, and when it is full a
 //!   quickselect ([`select_best`]) keeps the best k of heap and pool: a few comparisons per
-//!   value instead of a sift down the heap.
+//!   value instead of a sift down the heap. Its partition writes through a spare buffer on the
+//!   stack, with no branch and no read of what it just wrote.
+//! - **Sift-down with no branch on the data** ([`sift_down`]) in a heap of up to 64 entries:
+//!   one loop over the levels, whose count is the same at every replacement of the root, and
+//!   moves chosen by comparisons, so that a sift costs no misprediction and the pre-filter's
+//!   work past it is not thrown away.
 //! - **push**: a full heap and a value that does not beat the root cost one comparison.
 //!
 //! # Cost
@@ -520,17 +525,42 @@ fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
     heap.set(pos, entry);
 }
 
+/// The largest heap sifted down with no branch on the data (six levels): see [`sift_down`].
+const BRANCH_FREE_LEN: usize = SCRATCH_K;
+
 /// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
 /// `entry`, then puts `entry` there.
 ///
-/// With no branch on the data: the loop runs once per level below `pos` (the depth of its
-/// leftmost path, the same on every call at the root of a full heap, so predicted), and each
-/// level picks the worse child and whether to move there by the outcomes of comparisons. Once
-/// the entry has stopped, each further level asks the same question and stays. A sift that
-/// stops early costs its remaining levels; one that exits on a mispredicted branch costs about
-/// as much, and that branch would also throw away the pre-filter's work done past it.
+/// In a heap of up to [`BRANCH_FREE_LEN`] entries, with no branch on the data: the loop runs
+/// once per level below `pos` (the depth of its leftmost path, the same at every replacement
+/// of the root of a full heap, so predicted), and each level picks the worse child and whether
+/// to move there by the outcomes of comparisons. Once the entry has stopped, each further level
+/// asks the same question and stays. A mispredicted exit would cost about as much as the
+/// levels left, and would throw away the pre-filter's work done past it. In a larger heap a
+/// new entry, most often near the root's value, stops well above the leaves: there the loop
+/// exits as soon as it stops. Either way the worse child is picked without a branch.
 #[inline]
 fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
+    if len > BRANCH_FREE_LEN {
+        loop {
+            let left = 2 * pos + 1;
+            if left >= len {
+                break;
+            }
+            let mut child = left;
+            if left + 1 < len {
+                child += usize::from(heap.get(left + 1).ranks_below(&heap.get(left)));
+            }
+            let below = heap.get(child);
+            if !below.ranks_below(&entry) {
+                break;
+            }
+            heap.set(pos, below);
+            pos = child;
+        }
+        heap.set(pos, entry);
+        return;
+    }
     let mut levels = 0;
     let mut leftmost = pos;
     while leftmost < len / 2 {
