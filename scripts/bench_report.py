@@ -10,6 +10,8 @@ once) and each method's median as a ratio to the floor and to `select_nth`
 (`select_nth_unstable_by` then a sort of the k). The plot shows time per call across n for each
 method, one panel per shape, for one k.
 
+Then the targets of the fast-path issue (n = 151,936), each with its ratio in the same run.
+
 Options: --criterion DIR (default target/criterion), --n N (table rows for this n only; 0 for
 all), --k K (the plot's k, default 50), --svg PATH (default docs/bench.svg).
 """
@@ -39,6 +41,17 @@ SHORT = {
     "sort": "sort",
 }
 SHAPES = ["normal", "masked", "ascending", "descending", "equal"]
+# The fast-path issue's targets: (shape, k, method, baseline, goal), at n = TARGET_N.
+TARGET_N = 151936
+TARGETS = [
+    ("normal", 50, "top_k_into", "floor", 2.0),
+    ("normal", 50, "top_k_into", "select_nth", 0.02),
+    ("masked", 50, "top_k_into", "floor", 2.0),
+    ("normal", 1000, "top_k_into", "select_nth", 0.25),
+    ("ascending", 50, "top_k_into", "select_nth", 2.0),
+    ("normal", 50, "TopK::extend_from_slice", "floor", 2.2),
+    ("normal", 50, "TopK::push", "floor", 12.0),
+]
 COLORS = {
     "floor": "#555555",
     "top_k_into": "#d62728",
@@ -92,7 +105,7 @@ def table(groups, only_n):
     order = {s: i for i, s in enumerate(SHAPES)}
     for key in sorted(groups, key=lambda g: (g[1], order.get(g[0], 99), g[0], g[2])):
         shape, n, k = key
-        if only_n and n != only_n:
+        if (only_n and n != only_n) or shape not in SHAPES:
             continue
         times = groups[key]
         floor, sel = times.get("floor"), times.get("select_nth")
@@ -104,6 +117,22 @@ def table(groups, only_n):
             else:
                 row.append(f"{fmt_ratio(t / floor)} / {fmt_ratio(t / sel)}")
         lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def targets(groups):
+    """The targets table: goal, the ratio measured, met or not."""
+    lines = ["| target | goal | measured | |", "| --- | --- | --- | --- |"]
+    for shape, k, method, base, goal in TARGETS:
+        times = groups.get((shape, TARGET_N, k), {})
+        t, b = times.get(method), times.get(base)
+        label = f"{shape}, k = {k}: `{method}` / `{base}`"
+        if t is None or not b:
+            lines.append(f"| {label} | ≤ {goal:g} | - | not run |")
+            continue
+        ratio = t / b
+        verdict = "met" if ratio <= goal else "not met"
+        lines.append(f"| {label} | ≤ {goal:g} | {fmt_ratio(ratio)} | {verdict} |")
     return "\n".join(lines)
 
 
@@ -177,6 +206,8 @@ def main():
     if not groups:
         sys.exit(f"no criterion results under {args.criterion}: run `cargo bench` first")
     print(table(groups, args.n))
+    print()
+    print(targets(groups))
     picture = svg(groups, args.k)
     if picture:
         os.makedirs(os.path.dirname(args.svg) or ".", exist_ok=True)

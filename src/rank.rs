@@ -61,7 +61,8 @@ pub trait TotalRank: Copy {
     /// so it should compile to straight-line code with no branch: the default, built on
     /// [`is_rankable`](TotalRank::is_rankable) and [`rank_cmp`](TotalRank::rank_cmp), is
     /// correct for every type; `f32` and `f64` override it with the one IEEE comparison
-    /// `!(self <= threshold)` (true for NaN and for a greater value) and the integers with `>`,
+    /// `!(self <= threshold)` (true for NaN and for a greater value), the integers with `>` and
+    /// `half`'s 16-bit floats with a comparison of integer keys (feature `half`),
     /// which vectorize. An override must give exactly the default's answer on every pair (the
     /// tests check the crate's own against the default); one that does not may change which
     /// entries are kept, never cause a panic or undefined behaviour.
@@ -183,14 +184,15 @@ pub(crate) const F32_EDGES: [f32; 15] = [
     f32::from_bits(0xFFFF_FFFF),
 ];
 
+/// The default `may_enter_above`, written out: what every override must equal.
+#[cfg(test)]
+pub(crate) fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
+    !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The default `may_enter_above`, written out: what every override must equal.
-    fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
-        !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
-    }
 
     fn check_all<T: TotalRank + core::fmt::Debug>(values: &[T]) {
         for v in values {
