@@ -63,6 +63,22 @@ fn long_row_is_one_pass() {
     let x: Vec<f32> = (0..151_936).map(|_| rng.normal() as f32).collect();
     let ((r1, e1), (r2, e2)) = both(&x, 40);
     assert_eq!((r2, e2), (r1, e1));
+    // Rows shorter than two shards, down to empty, stay on one thread: the same answer.
+    for n in [
+        0,
+        1,
+        100,
+        MIN_SHARD_LEN - 1,
+        MIN_SHARD_LEN,
+        2 * MIN_SHARD_LEN - 1,
+    ] {
+        let x = tie_heavy_row(n, 3, 11);
+        for k in [0, 1.min(n), 40.min(n), n] {
+            let ((r1, e1), (r2, e2)) = both(&x, k);
+            assert_eq!(r1, Ok(()));
+            assert_eq!((r2, e2), (r1, e1), "n {n}, k {k}");
+        }
+    }
 }
 
 #[test]
