@@ -69,7 +69,7 @@ mod tests {
 
     use super::*;
     use crate::heap::Columns;
-    use crate::rank::F32_EDGES;
+    use crate::rank::tests::F32_EDGES;
     use crate::{Entry, TotalRank};
 
     /// The k best of `x` by the dispatched scan, or by the portable one when `forced`, then

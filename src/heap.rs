@@ -21,24 +21,27 @@
 //! - **Nothing written on error, one read** ([`extend`]): for k ≤ [`SCRATCH_K`] the heap is
 //!   copied to the stack, scanned with the NaN test fused into the pre-filter, and copied back
 //!   only on success; for a larger k the slice is checked for NaN first, then scanned.
-//! - **Bounded worst case**: on a block where at least [`BURST`] values may enter (a rising
-//!   row), the candidates go to a pool on the stack instead of the heap, and when it is full a
-//!   quickselect ([`select_best`]) keeps the best k of heap and pool: a few comparisons per
-//!   value instead of a sift down the heap. Its partition writes through a spare buffer on the
+//! - **A seeded fill** ([`seed`]): an empty heap of k < 64 facing a long slice takes a floor
+//!   from the best values of 64 columns of its first 4,096 values, and fills with the values
+//!   above it, so that the root does not climb from the worst of the first k values.
+//! - **A pool while candidates are frequent** ([`scan_pooled`]): early in a row, and all
+//!   along a rising one, candidates go to a pool on the stack and a quickselect
+//!   ([`select_best`]) keeps the best k of heap and pool when it is full: a few comparisons
+//!   per candidate instead of a sift. Its partition writes through a spare buffer on the
 //!   stack, with no branch and no read of what it just wrote.
-//! - **Sift-down with no branch on the data** ([`sift_down`]) in a heap of up to 64 entries:
-//!   one loop over the levels, whose count is the same at every replacement of the root, and
-//!   moves chosen by comparisons, so that a sift costs no misprediction and the pre-filter's
-//!   work past it is not thrown away.
+//! - **Heap sort bottom-up** ([`sort`]): the hole goes to a leaf with one comparison a level,
+//!   and the entry climbs back the level or two it needs.
 //! - **push**: a full heap and a value that does not beat the root cost one comparison.
 //!
 //! # Cost
 //!
 //! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
 //! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each;
-//! O(n log k) in the worst case (an ascending row, where every value enters) for k above
-//! [`SCRATCH_K`] and for `push`, O(n) with the pool otherwise; O(k log k) for the final sort.
+//! O(n log k) in the worst case (an ascending row, where every value enters) for k outside
+//! [`POOL_MIN_K`]`..=`[`SCRATCH_K`] and for `push`, O(n) with the pool; O(k log k) for the
+//! final sort.
 
+use core::cmp::Ordering;
 use core::slice;
 
 use arrayvec::ArrayVec;
@@ -228,92 +231,206 @@ pub(crate) fn extend<S: Storage>(
     Ok(())
 }
 
-/// Offers `values` as the stream positions `start..`: the ones that fill the heap one by one,
-/// then the rest by blocks, skipping each block in which no value may beat the root. Returns
-/// the first NaN as an error, with the heap then holding some of the values before it.
+/// Offers `values` as the stream positions `start..`: the ones that fill the heap, then the
+/// rest by blocks, skipping each block in which no value may beat the root. Returns the first
+/// NaN as an error, with the heap then holding some of the values before it.
 /// `start + values.len()` must be at most [`MAX_STREAM_LEN`].
 ///
+/// An empty heap fills with the values above a floor when [`seed`] finds one, else with the
+/// first values one by one. For k from [`POOL_MIN_K`] to [`SCRATCH_K`] the candidates then go
+/// to a pool while they are frequent ([`scan_pooled`]); after that each replaces the root.
+///
 /// The portable code, which [`dispatch::scan`] compiles a second time for a wider vector unit
-/// when the CPU has one: hence `inline(always)`, here and in [`block_flagged`].
+/// when the CPU has one: hence `inline(always)`, here and in what it calls on every block.
 #[inline(always)]
 pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
-    let fill = (heap.capacity() - heap.len()).min(values.len());
-    let (head, rest) = values.split_at(fill);
-    admit(heap, start, head)?;
-    let mut at = start + fill as u64;
-    let Some(root) = peek_worst(heap) else {
+    let mut done = match seed(heap, values) {
+        Some(floor) => fill_above(heap, start, values, &floor)?,
+        None => {
+            let fill = (heap.capacity() - heap.len()).min(values.len());
+            admit(heap, start, &values[..fill])?;
+            fill
+        }
+    };
+    if heap.len() == 0 {
         // k = 0: nothing is kept, but a NaN is still an error.
-        return match first_unrankable(rest) {
-            Some(pos) => Err(not_rankable(at + pos as u64)),
+        return match first_unrankable(&values[done..]) {
+            Some(pos) => Err(not_rankable(start + (done + pos) as u64)),
             None => Ok(()),
         };
-    };
-    let mut threshold = root.value;
-    // Candidates of the blocks where most values may enter, kept out of the heap until
-    // `compact` merges them in: used only when the heap fits in it beside them.
-    let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
-    let pooling = (POOL_MIN_K..=SCRATCH_K).contains(&heap.capacity());
-    let mut blocks = rest.chunks_exact(BLOCK);
+    }
+    if (POOL_MIN_K..=SCRATCH_K).contains(&heap.len()) {
+        done += scan_pooled(heap, start + done as u64, &values[done..])?;
+    }
+    let mut at = start + done as u64;
+    let mut blocks = values[done..].chunks_exact(BLOCK);
     for block in &mut blocks {
+        let threshold = heap.get(0).value;
         if block_flagged(block, &threshold) {
-            // Only the flagged values, in order. In a burst each goes to the pool as it is (a
-            // root raised by a compaction meanwhile only makes it a needless candidate);
-            // otherwise it may still lose to a root that a value before it in the block has
-            // raised, so it is compared again.
-            let mut mask = block_mask(block, &threshold);
-            let burst = pooling && mask.count_ones() >= BURST;
-            while mask != 0 {
-                let i = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let (value, index) = (block[i], at + i as u64);
-                if !value.is_rankable() {
-                    return Err(not_rankable(index));
-                }
-                let entry = Entry {
-                    value,
-                    index: index as u32,
-                };
-                if burst {
-                    pool.push(entry);
-                    if pool.len() + heap.len() == POOL {
-                        compact(heap, &mut pool);
-                    }
-                } else if value.may_enter_above(&threshold) {
-                    // The entry's index is above the root's, so it ranks above the root iff
-                    // its value does: `may_enter_above`, equal to `Entry::ranks_below` there.
-                    sift_down(heap, 0, entry, heap.len());
-                    threshold = heap.get(0).value;
-                }
-            }
-            threshold = heap.get(0).value;
+            // Each flagged value may still lose to a root that one before it has raised:
+            // `offer` compares it again.
+            for_flagged(block, threshold, at, |entry| offer(heap, entry))?;
         }
         at += BLOCK as u64;
     }
-    compact(heap, &mut pool);
     admit(heap, at, blocks.remainder())
 }
 
-/// Entries of the candidate pool of [`scan`], the heap's included when it is compacted:
-/// 256 entries on the stack (2 KiB for `f32`). The larger, the rarer the compactions; each
-/// costs a selection over the pool, so a value that enters costs a few comparisons instead of
-/// a sift down the heap.
+/// Calls `f` on the entries of the values of `block` (stream positions `at..`) that may beat
+/// `threshold` ([`TotalRank::may_enter_above`]), in order, and stops at the first NaN.
+#[inline(always)]
+fn for_flagged<T: TotalRank>(
+    block: &[T],
+    threshold: T,
+    at: u64,
+    mut f: impl FnMut(Entry<T>),
+) -> Result<(), Error> {
+    let mut mask = block_mask(block, &threshold);
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let (value, index) = (block[i], at + i as u64);
+        if !value.is_rankable() {
+            return Err(not_rankable(index));
+        }
+        // The caller keeps every position below `MAX_STREAM_LEN`: the cast is lossless.
+        let index = index as u32;
+        f(Entry { value, index });
+    }
+    Ok(())
+}
+
+/// Blocks read by [`seed`]: the first 4,096 values, as [`SEED_ROWS`] rows of [`BLOCK`].
+const SEED_ROWS: usize = 64;
+
+/// A floor for filling an empty heap of capacity k < [`BLOCK`] from a long slice ([`scan`]).
+///
+/// The first [`SEED_ROWS`] blocks are read as the rows of a table whose [`BLOCK`] columns are
+/// folded, with no branch, into the best value of each column: [`BLOCK`] entries at distinct
+/// positions of the slice. The floor is the (k+1)-th best of them, if the k better ones are
+/// strictly above it. Then k entries of the slice beat every value at or below the floor,
+/// which can therefore not be among the k best: the heap fills with values above it, and
+/// skips the climb of a root that starts at the worst of the first k values (on a row in
+/// random order, about half of the 400 insertions of k = 50 in 151,936 values). `None` when
+/// the slice is short, the heap not empty, or the floor would not hold (ties, NaN).
+#[inline(always)]
+fn seed<S: Storage>(heap: &S, values: &[S::Value]) -> Option<S::Value> {
+    let k = heap.capacity();
+    if heap.len() > 0 || k == 0 || k >= BLOCK || values.len() < SEED_ROWS * BLOCK {
+        return None;
+    }
+    let mut columns: [S::Value; BLOCK] = core::array::from_fn(|j| values[j]);
+    for row in values[..SEED_ROWS * BLOCK].chunks_exact(BLOCK) {
+        for (best, &v) in columns.iter_mut().zip(row) {
+            *best = if v.may_enter_above(best) { v } else { *best };
+        }
+    }
+    let mut best: ArrayVec<Entry<S::Value>, POOL> = (0..)
+        .zip(columns)
+        .map(|(index, value)| Entry { value, index })
+        .collect();
+    select_best(&mut best, k + 1);
+    let floor = best.as_slice().get(k)?.value;
+    let holds = floor.is_rankable() && best[..k].iter().all(|e| e.value.may_enter_above(&floor));
+    holds.then_some(floor)
+}
+
+/// Fills the empty heap with the values of `values` (stream positions `start..`) that may
+/// beat `floor` ([`seed`]), by blocks, to the end of the block where it becomes full; returns
+/// how many values it read. The heap is full then, unless a NaN came first.
+#[inline(always)]
+fn fill_above<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    floor: &S::Value,
+) -> Result<usize, Error> {
+    let mut done = 0;
+    for block in values.chunks_exact(BLOCK) {
+        if heap.len() == heap.capacity() {
+            break;
+        }
+        if block_flagged(block, floor) {
+            for_flagged(block, *floor, start + done as u64, |entry| {
+                offer(heap, entry)
+            })?;
+        }
+        done += BLOCK;
+    }
+    Ok(done)
+}
+
+/// Entries of the candidate pool of [`scan_pooled`], the heap's included when it is compacted:
+/// 256 entries on the stack (2 KiB for `f32`).
 const POOL: usize = 256;
 
 /// The smallest k that uses the pool: below it a sift down the heap (log2 k levels) costs
 /// less than a value's share of a compaction.
 const POOL_MIN_K: usize = 4;
 
-/// Flagged values in a block of [`BLOCK`] from which the block goes to the pool rather than
-/// the heap: a quarter of the block, far above the rate of a row in random order once the
-/// heap has settled, reached on rising rows, where nearly every value enters.
-const BURST: u32 = 16;
+/// Candidates gathered per k kept before a compaction, while the pool has room: 3k, so that a
+/// compaction selects among 4k entries. Fewer, and the compactions come too often; more, and
+/// the threshold lags far behind the candidates (on rows in random order and rising rows
+/// alike, 2k and 4k were slower).
+const POOL_ROUND: usize = 3;
 
-/// Merges the candidate `pool` into the full heap: the heap becomes the best `capacity()` of
-/// both ([`select_best`]), built again as a heap, and the pool is emptied.
-fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>) {
-    if pool.is_empty() {
-        return;
+/// A compaction that comes more than this many blocks after the one before ends the pool
+/// ([`scan_pooled`]): candidates have become rare (fewer than 3k in 2,048 values), and a sift
+/// each now costs less than a lagging threshold lets in.
+const POOL_END_BLOCKS: usize = 32;
+
+/// The early phase of [`scan`] for k in [`POOL_MIN_K`]`..=`[`SCRATCH_K`] on the full heap:
+/// candidates (values that may beat the threshold, the worst kept at the last compaction) go
+/// to a pool on the stack, and when it holds [`POOL_ROUND`]·k of them, a compaction keeps the
+/// best k of heap and pool ([`compact`]) and raises the threshold: a few comparisons per
+/// candidate instead of a sift down the heap. Ends at the end of a block when candidates have
+/// become rare ([`POOL_END_BLOCKS`]), or at the end of the slice's full blocks, with the heap
+/// built again; returns how many values it read.
+///
+/// On a rising row every value is a candidate and the pool lasts to the end: O(n) instead of
+/// O(n log k).
+#[inline(always)]
+fn scan_pooled<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<usize, Error> {
+    let k = heap.len();
+    let round = (POOL - k).min(POOL_ROUND * k);
+    let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
+    let mut threshold = heap.get(0).value;
+    let (mut done, mut since, mut compacted, mut rare) = (0, 0, false, false);
+    for block in values.chunks_exact(BLOCK) {
+        since += 1;
+        if block_flagged(block, &threshold) {
+            // A compaction meanwhile only makes the rest of the block needless candidates.
+            for_flagged(block, threshold, start + done as u64, |entry| {
+                pool.push(entry);
+                if pool.len() == round {
+                    threshold = compact(heap, &mut pool);
+                    compacted = true;
+                    rare |= since > POOL_END_BLOCKS;
+                    since = 0;
+                }
+            })?;
+        }
+        done += BLOCK;
+        if rare {
+            break;
+        }
     }
+    if !pool.is_empty() {
+        compact(heap, &mut pool);
+        compacted = true;
+    }
+    if compacted {
+        for i in (0..k / 2).rev() {
+            sift_down(heap, i, heap.get(i), k);
+        }
+    }
+    Ok(done)
+}
+
+/// Merges the candidate `pool` into the full heap: the heap becomes the best `len()` of both
+/// ([`select_best`]), the worst of them last, and no longer a heap; the pool is emptied.
+/// Returns the value of the worst kept, the new threshold.
+fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>) -> S::Value {
     let len = heap.len();
     for i in 0..len {
         if pool.try_push(heap.get(i)).is_err() {
@@ -324,23 +441,22 @@ fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>)
     for (i, &entry) in pool.iter().take(len).enumerate() {
         heap.set(i, entry);
     }
-    for i in (0..len / 2).rev() {
-        sift_down(heap, i, heap.get(i), len);
-    }
     pool.clear();
+    heap.get(len.saturating_sub(1)).value
 }
 
-/// Reorders `entries` so that the `k` best come first, in no particular order: a quickselect
-/// under [`Entry::ranks_below`] with a median-of-three pivot and a partition with no branch
-/// through a spare buffer on the stack ([`partition`]). The range shrinks by at least the
-/// pivot at each step, so it ends, with no panic, whatever the order does.
+/// Reorders `entries` so that the `k` best come first, the k-th best at `k - 1` and the
+/// others before it in no particular order: a quickselect under [`Entry::ranks_below`] with a
+/// median-of-three pivot and a partition with no branch through a spare buffer on the stack
+/// ([`partition`]). The range shrinks by at least the pivot at each step, so it ends, with no
+/// panic, whatever the order does.
 fn select_best<T: TotalRank>(entries: &mut ArrayVec<Entry<T>, POOL>, k: usize) {
-    let Some(&first) = entries.first() else {
+    let (Some(&first), Some(target)) = (entries.first(), k.checked_sub(1)) else {
         return;
     };
     let mut spare = [first; POOL];
     let (mut lo, mut hi) = (0, entries.len());
-    while k > lo && k < hi && hi - lo > 1 {
+    while hi - lo > 1 {
         // Median of three entries at the range's quartiles, moved to its end: the pool is a
         // run of candidates then the heap, so its ends are poor samples.
         let quarter = (hi - lo) / 4;
@@ -358,10 +474,10 @@ fn select_best<T: TotalRank>(entries: &mut ArrayVec<Entry<T>, POOL>, k: usize) {
         entries.swap(median, hi - 1);
         let store = lo + partition(&mut entries[lo..hi], &mut spare);
         // `lo..store` beat the pivot, now at `store`; the rest rank below it.
-        if store < k {
-            lo = store + 1;
-        } else {
-            hi = store;
+        match store.cmp(&target) {
+            Ordering::Equal => break,
+            Ordering::Less => lo = store + 1,
+            Ordering::Greater => hi = store,
         }
     }
 }
@@ -525,61 +641,39 @@ fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
     heap.set(pos, entry);
 }
 
-/// The largest heap sifted down with no branch on the data (six levels): see [`sift_down`].
-const BRANCH_FREE_LEN: usize = SCRATCH_K;
-
 /// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
 /// `entry`, then puts `entry` there.
 ///
-/// In a heap of up to [`BRANCH_FREE_LEN`] entries, with no branch on the data: the loop runs
-/// once per level below `pos` (the depth of its leftmost path, the same at every replacement
-/// of the root of a full heap, so predicted), and each level picks the worse child and whether
-/// to move there by the outcomes of comparisons. Once the entry has stopped, each further level
-/// asks the same question and stays. A mispredicted exit would cost about as much as the
-/// levels left, and would throw away the pre-filter's work done past it. In a larger heap a
-/// new entry, most often near the root's value, stops well above the leaves: there the loop
-/// exits as soon as it stops. Either way the worse child is picked without a branch.
+/// A new entry most often stops near the root (it beats the old root, the worst kept, and
+/// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
+/// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
+/// full depth on every call: slower on every shape that was measured.
 #[inline]
 fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
-    if len > BRANCH_FREE_LEN {
-        loop {
-            let left = 2 * pos + 1;
-            if left >= len {
-                break;
-            }
-            let mut child = left;
-            if left + 1 < len {
-                child += usize::from(heap.get(left + 1).ranks_below(&heap.get(left)));
-            }
-            let below = heap.get(child);
-            if !below.ranks_below(&entry) {
-                break;
-            }
-            heap.set(pos, below);
-            pos = child;
-        }
-        heap.set(pos, entry);
-        return;
-    }
-    let mut levels = 0;
-    let mut leftmost = pos;
-    while leftmost < len / 2 {
-        leftmost = 2 * leftmost + 1;
-        levels += 1;
-    }
-    let last = len.saturating_sub(1);
-    for _ in 0..levels {
+    loop {
         let left = 2 * pos + 1;
-        let right = left + 1;
-        // Read in bounds whatever the position; the flags drop a child that is not there.
-        let (l, r) = (heap.get(left.min(last)), heap.get(right.min(last)));
-        let take_right = (right < len) & r.ranks_below(&l);
-        let (child, below) = if take_right { (right, r) } else { (left, l) };
-        let down = (left < len) & below.ranks_below(&entry);
-        heap.set(pos, if down { below } else { entry });
-        pos = if down { child } else { pos };
+        if left >= len {
+            break;
+        }
+        let child = worse_child(heap, left, len);
+        let below = heap.get(child);
+        if !below.ranks_below(&entry) {
+            break;
+        }
+        heap.set(pos, below);
+        pos = child;
     }
     heap.set(pos, entry);
+}
+
+/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries).
+#[inline]
+fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> usize {
+    if left + 1 < len {
+        left + usize::from(heap.get(left + 1).ranks_below(&heap.get(left)))
+    } else {
+        left
+    }
 }
 
 /// In-place heap sort: the root (the worst) goes to the end, the heap shrinks by one, and so on,
@@ -589,8 +683,28 @@ pub(crate) fn sort<S: Storage>(heap: &mut S) {
         let worst = heap.get(0);
         let last = heap.get(end);
         heap.set(end, worst);
-        sift_down(heap, 0, last, end);
+        sift_through_leaf(heap, last, end);
     }
+}
+
+/// Puts `entry` into the hole at the root of the heap of `len` entries, bottom-up (Floyd's
+/// heap sort): the hole goes down to a leaf along the worse children, one comparison a level
+/// and no exit to predict, then `entry` climbs back while it is worse than the parent. In a
+/// heap sort the entry comes from the last leaf, so it belongs near the bottom and climbs a
+/// level or two, where a sift from the top compares it at every level and leaves at a level
+/// that changes from one sift to the next.
+fn sift_through_leaf<S: Storage>(heap: &mut S, entry: Entry<S::Value>, len: usize) {
+    let mut pos = 0;
+    loop {
+        let left = 2 * pos + 1;
+        if left >= len {
+            break;
+        }
+        let child = worse_child(heap, left, len);
+        heap.set(pos, heap.get(child));
+        pos = child;
+    }
+    sift_up(heap, pos, entry);
 }
 
 #[cfg(test)]

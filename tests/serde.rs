@@ -128,7 +128,7 @@ fn corrupt_states_are_errors() {
         // More than K entries.
         (
             state(9, &[(0, 5.0), (1, 4.0), (2, 3.0), (3, 2.0), (4, 1.0)]),
-            "invalid length",
+            "invalid length 5, expected at most 4 entries",
         ),
         // Not best first, by value, and by index among ties.
         (state(9, &[(0, 1.0), (1, 2.0)]), "not best first"),
