@@ -209,6 +209,15 @@ fn bad_incoming_entries_are_errors_and_change_nothing() {
         Err(Error::TooLong { n: past_u32_end() })
     );
     assert_unchanged(&top);
+    // The longest stream u32 indices allow is accepted, with an entry at its last position.
+    let mut full = TopK::<f32, 2>::new();
+    let last = [Entry {
+        value: 1.0,
+        index: u32::MAX,
+    }];
+    full.merge_entries(&last, too_long - 1).unwrap();
+    assert_eq!(full.stream_len(), too_long - 1);
+    assert_eq!(full.into_sorted().as_slice(), last);
 
     let (mut idx, mut val) = ([11_u32; 2], [-3.0_f32; 2]);
     let mut slice = SliceTopK::with_offset(&mut idx, &mut val, 10).unwrap();
