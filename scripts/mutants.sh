@@ -12,6 +12,8 @@ if ! cargo-mutants --version 2>/dev/null | grep -q "$version"; then
 fi
 # The properties run 64 cases per mutant, as in CI.
 export PROPTEST_CASES="${PROPTEST_CASES:-64}"
+# Every mutant relinks each test binary: without debug info that is several times faster.
+export CARGO_PROFILE_DEV_DEBUG=0 CARGO_PROFILE_TEST_DEBUG=0
 echo "==> cargo mutants $*"
 status=0
 cargo mutants "$@" || status=$?

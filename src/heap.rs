@@ -326,12 +326,15 @@ fn seed<S: Storage>(heap: &S, values: &[S::Value]) -> Option<S::Value> {
             *best = if v.may_enter_above(best) { v } else { *best };
         }
     }
-    let mut best: ArrayVec<Entry<S::Value>, POOL> = (0..)
-        .zip(columns)
-        .map(|(index, value)| Entry { value, index })
-        .collect();
+    let mut best = [Entry {
+        value: columns[0],
+        index: 0,
+    }; BLOCK];
+    for ((entry, value), index) in best.iter_mut().zip(columns).zip(0..) {
+        *entry = Entry { value, index };
+    }
     select_best(&mut best, k + 1);
-    let floor = best.as_slice().get(k)?.value;
+    let floor = best.get(k)?.value;
     let holds = floor.is_rankable() && best[..k].iter().all(|e| e.value.may_enter_above(&floor));
     holds.then_some(floor)
 }
@@ -416,13 +419,16 @@ fn scan_pooled<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Res
             break;
         }
     }
-    if !pool.is_empty() {
-        compact(heap, &mut pool);
-        compacted = true;
-    }
     if compacted {
+        compact(heap, &mut pool);
         for i in (0..k / 2).rev() {
             sift_down(heap, i, heap.get(i), k);
+        }
+    } else {
+        // The heap is still a heap: a few candidates (a stream that has settled, fed in
+        // pieces) cost a sift each rather than a compaction and a rebuild.
+        for &entry in &pool {
+            offer(heap, entry);
         }
     }
     Ok(done)
@@ -446,12 +452,15 @@ fn compact<S: Storage>(heap: &mut S, pool: &mut ArrayVec<Entry<S::Value>, POOL>)
     heap.get(len.saturating_sub(1)).value
 }
 
-/// Reorders `entries` so that the `k` best come first, the k-th best at `k - 1` and the
-/// others before it in no particular order: a quickselect under [`Entry::ranks_below`] with a
-/// median-of-three pivot and a partition with no branch through a spare buffer on the stack
-/// ([`partition`]). The range shrinks by at least the pivot at each step, so it ends, with no
-/// panic, whatever the order does.
-fn select_best<T: TotalRank>(entries: &mut ArrayVec<Entry<T>, POOL>, k: usize) {
+/// Reorders `entries` (at most [`POOL`]) so that the `k` best come first, the k-th best at
+/// `k - 1` and the others before it in no particular order: a quickselect under
+/// [`Entry::ranks_below`] with a median-of-three pivot and a partition with no branch through
+/// a spare buffer on the stack ([`partition`]). The range shrinks by at least the pivot at
+/// each step, so it ends, with no panic, whatever the order does.
+fn select_best<T: TotalRank>(entries: &mut [Entry<T>], k: usize) {
+    // The spare buffer holds `POOL`: entries past it (there are none) would stay where they are.
+    let len = entries.len().min(POOL);
+    let entries = &mut entries[..len];
     let (Some(&first), Some(target)) = (entries.first(), k.checked_sub(1)) else {
         return;
     };
@@ -712,9 +721,51 @@ fn sift_through_leaf<S: Storage>(heap: &mut S, entry: Entry<S::Value>, len: usiz
 mod tests {
     use core::cmp::Ordering;
     use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use std::vec;
     use std::vec::Vec;
 
-    use crate::{top_k_into, TopK, TotalRank};
+    use super::{Columns, Storage};
+    use crate::{top_k_into, Entry, TopK, TotalRank};
+
+    /// The seed of an empty heap of capacity `k` over `x`.
+    fn seed_of(x: &[f32], k: usize) -> Option<f32> {
+        let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+        super::seed(&Columns::new(&mut idx, &mut val).unwrap(), x)
+    }
+
+    #[test]
+    fn the_seed_is_the_next_best_of_the_column_bests() {
+        // Rising: column j's best is its last row's, 4,032 + j; the (k+1)-th best is 4,095 - k.
+        // Values past the first 4,096 are not read.
+        let mut x: Vec<f32> = (0..5000).map(|i| i as f32).collect();
+        x[4096..].fill(-1.0);
+        for k in [1, 2, 50, 63] {
+            assert_eq!(seed_of(&x, k), Some((4095 - k) as f32), "k = {k}");
+        }
+        // Falling: the first row holds every column's best, 4,095 - j.
+        let falling: Vec<f32> = (0..4096).rev().map(|i| i as f32).collect();
+        assert_eq!(seed_of(&falling, 50), Some(4045.0));
+        // No seed: k = 0 or k >= 64, fewer than 4,096 values, a heap that is not empty.
+        assert_eq!(seed_of(&x, 0), None);
+        assert_eq!(seed_of(&x, 64), None);
+        assert_eq!(seed_of(&x[..4095], 1), None);
+        let (mut idx, mut val) = (vec![0; 2], vec![0.0; 2]);
+        let mut heap = Columns::new(&mut idx, &mut val).unwrap();
+        heap.append(Entry {
+            value: 1.0,
+            index: 0,
+        });
+        assert_eq!(super::seed(&heap, &x), None);
+    }
+
+    #[test]
+    fn no_seed_when_the_k_best_columns_are_not_strictly_above_the_next() {
+        // Column bests 2,016 + j / 2: pairs tie, so the k-th and (k+1)-th tie for odd k.
+        let pairs: Vec<f32> = (0..4096).map(|i| (i / 2) as f32).collect();
+        assert_eq!(seed_of(&pairs, 1), None);
+        assert_eq!(seed_of(&pairs, 2), Some(2046.0));
+        assert_eq!(seed_of(&vec![1.0; 4096], 5), None);
+    }
 
     /// A value whose order lies: each comparison answers from a shared generator, so the same
     /// pair may compare both ways. The selectors owe it no right answer, only no panic.

@@ -272,6 +272,9 @@ fn an_offset_near_the_end_of_u32_is_an_error_never_a_wrap() {
     );
     slice.extend_from_slice(&[1, 2]).unwrap();
     assert_eq!(slice.stream_len(), u32::MAX as u64 + 1);
+    // Past the end of u32 with a full heap, a value that would not enter is an error too.
+    assert_eq!(slice.push(0), Err(Error::TooLong { n: past_u32_end() }));
+    assert_eq!(slice.stream_len(), u32::MAX as u64 + 1);
     let (i, v) = slice.into_sorted();
     assert_eq!((i, v), (&mut [u32::MAX][..], &mut [2][..]));
 }
