@@ -742,6 +742,11 @@ mod tests {
         for k in [1, 2, 50, 63] {
             assert_eq!(seed_of(&x, k), Some((4095 - k) as f32), "k = {k}");
         }
+        // Scrambled: i ↦ 37·i mod 4,096 puts the same column bests in no order.
+        let scrambled: Vec<f32> = (0..4096).map(|i| (i * 37 % 4096) as f32).collect();
+        for k in [1, 2, 50, 63] {
+            assert_eq!(seed_of(&scrambled, k), Some((4095 - k) as f32), "k = {k}");
+        }
         // Falling: the first row holds every column's best, 4,095 - j.
         let falling: Vec<f32> = (0..4096).rev().map(|i| i as f32).collect();
         assert_eq!(seed_of(&falling, 50), Some(4045.0));
@@ -765,6 +770,30 @@ mod tests {
         assert_eq!(seed_of(&pairs, 1), None);
         assert_eq!(seed_of(&pairs, 2), Some(2046.0));
         assert_eq!(seed_of(&vec![1.0; 4096], 5), None);
+    }
+
+    /// Values [`super::scan_pooled`] reads after a full heap of the first `k` values of `x`.
+    fn pooled_reads(x: &[f32], k: usize) -> usize {
+        let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+        let mut heap = Columns::new(&mut idx, &mut val).unwrap();
+        super::admit(&mut heap, 0, &x[..k]).unwrap();
+        super::scan_pooled(&mut heap, k as u64, &x[k..]).unwrap()
+    }
+
+    #[test]
+    fn the_pool_lasts_while_candidates_are_frequent() {
+        let k = 50;
+        // Rising: every value is a candidate, to the last full block.
+        let rising: Vec<f32> = (0..k + 64 * 300 + 10).map(|i| i as f32).collect();
+        assert_eq!(pooled_reads(&rising, k), 64 * 300);
+        // After 10 blocks, a new best every 32 values only: 3k candidates take 75 blocks, and
+        // the pool ends at the compaction that ends them.
+        let mut rare = rising.clone();
+        for (i, v) in rare.iter_mut().enumerate().skip(k + 64 * 10) {
+            *v = if i % 32 == 0 { 1e6 + i as f32 } else { -1.0 };
+        }
+        let read = pooled_reads(&rare, k);
+        assert!(read > 64 * 10 && read < 64 * 200, "{read}");
     }
 
     /// A value whose order lies: each comparison answers from a shared generator, so the same
