@@ -16,6 +16,9 @@ step cargo test --no-default-features --lib --test prefilter --test properties
 if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
     step env RUSTFLAGS="-C target-feature=+avx2" cargo test --lib --test prefilter \
         --target-dir target/avx2
+    # and without `std`: the AVX2 block test from the build's features, no detection.
+    step env RUSTFLAGS="-C target-feature=+avx2" cargo test --no-default-features --lib \
+        --test prefilter --target-dir target/avx2
 fi
 # The report turns a real (small) criterion run into its table and plot.
 TINYTOPK_BENCH_N=49152 step cargo bench --bench topk -- 'normal/n=49152/k=50/'

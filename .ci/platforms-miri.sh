@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 nightly miri rust-src
 step cargo +nightly miri setup
 step cargo +nightly miri test
+# The explicit AVX2 block test (src/dispatch.rs), which Miri runs only when the build enables
+# AVX2: its unsafe code checked against the portable test and the naive order.
+step env RUSTFLAGS="-C target-feature=+avx2" cargo +nightly miri test --no-default-features --lib \
+    --target-dir target/miri-avx2 dispatch
 # criterion (a dev-dependency) builds a little C for the target: 32-bit headers for i686.
 if ! dpkg -s gcc-multilib >/dev/null 2>&1; then
     step apt-get update -qq

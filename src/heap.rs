@@ -16,16 +16,17 @@
 //!   [`BLOCK`] and a block is tested as a whole with one branch-free fold of
 //!   [`TotalRank::may_enter_above`] against the root's value, which vectorizes (one IEEE
 //!   comparison per float, catching NaN too). Only a flagged block is looked at, and only its
-//!   flagged values. The fold is compiled a second time for AVX2 behind one run-time dispatch
-//!   point ([`dispatch`](crate::dispatch)).
+//!   flagged values. The test is a parameter ([`BlockTest`]): on x86-64 with AVX2 the one
+//!   dispatch point ([`dispatch`]) runs the scan compiled for AVX2, with explicit vector
+//!   instructions for `f32` blocks.
 //! - **Nothing written on error, one read** ([`extend`]): for k ≤ [`SCRATCH_K`] the heap is
 //!   copied to the stack, scanned with the NaN test fused into the pre-filter, and copied back
 //!   only on success; for a larger k the slice is checked for NaN first, then scanned.
 //! - **A seeded fill** ([`seed`]): an empty heap of k < 64 facing a long slice takes a floor
 //!   from the best values of 64 columns of its first 4,096 values, and fills with the values
 //!   above it, so that the root does not climb from the worst of the first k values.
-//! - **A pool while candidates are frequent** ([`scan_pooled`]): early in a row, and all
-//!   along a rising one, candidates go to a pool on the stack and a quickselect
+//! - **A pool of candidates** ([`scan_pooled`]): for k from [`POOL_MIN_K`] to
+//!   [`SCRATCH_K`], candidates go to a pool on the stack and a quickselect
 //!   ([`select_best`]) keeps the best k of heap and pool when it is full: a few comparisons
 //!   per candidate instead of a sift. Its partition writes through a spare buffer on the
 //!   stack, with no branch and no read of what it just wrote.
@@ -165,7 +166,7 @@ pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
 /// block (a branch-free fold of [`TotalRank::may_enter_above`]) vectorizes and its one branch
 /// is rarely taken once the heap has settled; short enough that a block with one candidate
 /// costs little to walk value by value.
-const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 
 /// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
 /// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
@@ -233,20 +234,27 @@ pub(crate) fn extend<S: Storage>(
 }
 
 /// Offers `values` as the stream positions `start..`: the ones that fill the heap, then the
-/// rest by blocks, skipping each block in which no value may beat the root. Returns the first
-/// NaN as an error, with the heap then holding some of the values before it.
-/// `start + values.len()` must be at most [`MAX_STREAM_LEN`].
+/// rest by blocks, skipping each block in which no value may beat the root (`test`), then the
+/// last values that do not fill a block. Returns the first NaN as an error, with the heap then
+/// holding some of the values before it. `start + values.len()` must be at most
+/// [`MAX_STREAM_LEN`].
 ///
 /// An empty heap fills with the values above a floor when [`seed`] finds one, else with the
 /// first values one by one. For k from [`POOL_MIN_K`] to [`SCRATCH_K`] the candidates then go
-/// to a pool while they are frequent ([`scan_pooled`]); after that each replaces the root.
+/// to a pool ([`scan_pooled`]); for other k each replaces the root.
 ///
-/// The portable code, which [`dispatch::scan`] compiles a second time for a wider vector unit
-/// when the CPU has one: hence `inline(always)`, here and in what it calls on every block.
+/// [`dispatch::scan`] compiles it a second time for a wider vector unit when the CPU has one,
+/// with a block test of its own: hence `inline(always)`, here and in what it calls on every
+/// block.
 #[inline(always)]
-pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
-    let mut done = match seed(heap, values) {
-        Some(floor) => fill_above(heap, start, values, &floor)?,
+pub(crate) fn scan<S: Storage, B: BlockTest>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    test: B,
+) -> Result<(), Error> {
+    let done = match seed(heap, values) {
+        Some(floor) => fill_above(heap, start, values, &floor, test)?,
         None => {
             let fill = (heap.capacity() - heap.len()).min(values.len());
             admit(heap, start, &values[..fill])?;
@@ -260,21 +268,22 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
             None => Ok(()),
         };
     }
+    let blocks = values[done..].chunks_exact(BLOCK);
+    let tail = blocks.remainder();
+    let at = start + done as u64;
     if (POOL_MIN_K..=SCRATCH_K).contains(&heap.len()) {
-        done += scan_pooled(heap, start + done as u64, &values[done..])?;
-    }
-    let mut at = start + done as u64;
-    let mut blocks = values[done..].chunks_exact(BLOCK);
-    for block in &mut blocks {
-        let threshold = heap.get(0).value;
-        if block_flagged(block, &threshold) {
-            // Each flagged value may still lose to a root that one before it has raised:
-            // `offer` compares it again.
-            for_flagged(block, threshold, at, |entry| offer(heap, entry))?;
+        scan_pooled(heap, at, blocks, test)?;
+    } else {
+        for (block, at) in blocks.zip((at..).step_by(BLOCK)) {
+            let threshold = heap.get(0).value;
+            if test.flagged(block, &threshold) {
+                // Each flagged value may still lose to a root that one before it has raised:
+                // `offer` compares it again.
+                for_flagged(block, threshold, at, test, |entry| offer(heap, entry))?;
+            }
         }
-        at += BLOCK as u64;
     }
-    admit(heap, at, blocks.remainder())
+    admit(heap, start + (values.len() - tail.len()) as u64, tail)
 }
 
 /// Calls `f` on the entries of the values of `block` (stream positions `at..`) that may beat
@@ -284,9 +293,10 @@ fn for_flagged<T: TotalRank>(
     block: &[T],
     threshold: T,
     at: u64,
+    test: impl BlockTest,
     mut f: impl FnMut(Entry<T>),
 ) -> Result<(), Error> {
-    let mut mask = block_mask(block, &threshold);
+    let mut mask = test.mask(block, &threshold);
     while mask != 0 {
         let i = mask.trailing_zeros() as usize;
         mask &= mask - 1;
@@ -348,14 +358,15 @@ fn fill_above<S: Storage>(
     start: u64,
     values: &[S::Value],
     floor: &S::Value,
+    test: impl BlockTest,
 ) -> Result<usize, Error> {
     let mut done = 0;
     for block in values.chunks_exact(BLOCK) {
         if heap.len() == heap.capacity() {
             break;
         }
-        if block_flagged(block, floor) {
-            for_flagged(block, *floor, start + done as u64, |entry| {
+        if test.flagged(block, floor) {
+            for_flagged(block, *floor, start + done as u64, test, |entry| {
                 offer(heap, entry)
             })?;
         }
@@ -378,45 +389,42 @@ const POOL_MIN_K: usize = 4;
 /// alike, 2k and 4k were slower).
 const POOL_ROUND: usize = 3;
 
-/// A compaction that comes more than this many blocks after the one before ends the pool
-/// ([`scan_pooled`]): candidates have become rare (fewer than 3k in 2,048 values), and a sift
-/// each now costs less than a lagging threshold lets in.
-const POOL_END_BLOCKS: usize = 32;
-
-/// The early phase of [`scan`] for k in [`POOL_MIN_K`]`..=`[`SCRATCH_K`] on the full heap:
-/// candidates (values that may beat the threshold, the worst kept at the last compaction) go
-/// to a pool on the stack, and when it holds [`POOL_ROUND`]·k of them, a compaction keeps the
-/// best k of heap and pool ([`compact`]) and raises the threshold: a few comparisons per
-/// candidate instead of a sift down the heap. Ends at the end of a block when candidates have
-/// become rare ([`POOL_END_BLOCKS`]), or at the end of the slice's full blocks, with the heap
-/// built again; returns how many values it read.
+/// The blocks of [`scan`] for k in [`POOL_MIN_K`]`..=`[`SCRATCH_K`] on the full heap, the
+/// first at stream position `start`: candidates (values that may beat the threshold, the
+/// worst kept at the last compaction) go to a pool on the stack, and when it holds
+/// [`POOL_ROUND`]·k of them, a compaction keeps the best k of heap and pool ([`compact`]) and
+/// raises the threshold. A candidate costs a store and its share of a quickselect, a few
+/// comparisons with no branch to mispredict, instead of a sift down the heap; the lag of the
+/// threshold lets in more candidates than the heap would, but on every row measured (in
+/// random order, rising, masked) the pool was the faster all along. At the end the heap is
+/// built again, once.
 ///
-/// On a rising row every value is a candidate and the pool lasts to the end: O(n) instead of
-/// O(n log k).
+/// On a rising row every value is a candidate: O(n) instead of O(n log k).
 #[inline(always)]
-fn scan_pooled<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<usize, Error> {
+fn scan_pooled<'a, S: Storage>(
+    heap: &mut S,
+    start: u64,
+    blocks: impl Iterator<Item = &'a [S::Value]>,
+    test: impl BlockTest,
+) -> Result<(), Error>
+where
+    S::Value: 'a,
+{
     let k = heap.len();
     let round = (POOL - k).min(POOL_ROUND * k);
     let mut pool = ArrayVec::<Entry<S::Value>, POOL>::new();
     let mut threshold = heap.get(0).value;
-    let (mut done, mut since, mut compacted, mut rare) = (0, 0, false, false);
-    for block in values.chunks_exact(BLOCK) {
-        since += 1;
-        if block_flagged(block, &threshold) {
+    let mut compacted = false;
+    for (block, at) in blocks.zip((start..).step_by(BLOCK)) {
+        if test.flagged(block, &threshold) {
             // A compaction meanwhile only makes the rest of the block needless candidates.
-            for_flagged(block, threshold, start + done as u64, |entry| {
+            for_flagged(block, threshold, at, test, |entry| {
                 pool.push(entry);
                 if pool.len() == round {
                     threshold = compact(heap, &mut pool);
                     compacted = true;
-                    rare |= since > POOL_END_BLOCKS;
-                    since = 0;
                 }
             })?;
-        }
-        done += BLOCK;
-        if rare {
-            break;
         }
     }
     if compacted {
@@ -431,7 +439,7 @@ fn scan_pooled<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Res
             offer(heap, entry);
         }
     }
-    Ok(done)
+    Ok(())
 }
 
 /// Merges the candidate `pool` into the full heap: the heap becomes the best `len()` of both
@@ -520,30 +528,44 @@ fn partition<T: TotalRank>(range: &mut [Entry<T>], spare: &mut [Entry<T>]) -> us
     front
 }
 
-/// Lanes of the branch-free test of a block: the flags of value `j` and `j + LANES`, ... are
+/// The test of a block of [`BLOCK`] values against the threshold, by
+/// [`TotalRank::may_enter_above`] (a value that may beat it, or NaN): the portable code
+/// ([`Portable`]), or a copy with explicit vector instructions that [`dispatch`] hands to
+/// [`scan`] when the CPU has them. Both answer the same on every block.
+pub(crate) trait BlockTest: Copy {
+    /// Whether any value of `block` may beat `threshold` or is NaN.
+    fn flagged<T: TotalRank>(self, block: &[T], threshold: &T) -> bool;
+    /// Bit `i` set iff `block[i]` may beat `threshold` or is NaN (`block` holds at most 64).
+    fn mask<T: TotalRank>(self, block: &[T], threshold: &T) -> u64;
+}
+
+/// The block test in portable code, written to vectorize for whatever the build targets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+/// Lanes of the portable test of a block: the flags of value `j` and `j + LANES`, ... are
 /// or-ed in lane `j`, as 32-bit words so that they stay in the comparison's own vector lanes.
 const LANES: usize = 8;
 
-/// Whether any value of `block` may beat `threshold` or is NaN
-/// ([`TotalRank::may_enter_above`]): comparisons or-ed into [`LANES`] words, with no branch.
-#[inline(always)]
-fn block_flagged<T: TotalRank>(block: &[T], threshold: &T) -> bool {
-    let mut lanes = [0_u32; LANES];
-    for chunk in block.chunks_exact(LANES) {
-        for (lane, v) in lanes.iter_mut().zip(chunk) {
-            *lane |= u32::from(v.may_enter_above(threshold));
+impl BlockTest for Portable {
+    /// Comparisons or-ed into [`LANES`] words, with no branch.
+    #[inline(always)]
+    fn flagged<T: TotalRank>(self, block: &[T], threshold: &T) -> bool {
+        let mut lanes = [0_u32; LANES];
+        for chunk in block.chunks_exact(LANES) {
+            for (lane, v) in lanes.iter_mut().zip(chunk) {
+                *lane |= u32::from(v.may_enter_above(threshold));
+            }
         }
+        lanes.iter().fold(0, |any, &lane| any | lane) != 0
     }
-    lanes.iter().fold(0, |any, &lane| any | lane) != 0
-}
 
-/// Bit `i` set iff `block[i]` may beat `threshold` or is NaN ([`TotalRank::may_enter_above`]),
-/// for a block already known to hold one.
-#[inline]
-fn block_mask<T: TotalRank>(block: &[T], threshold: &T) -> u64 {
-    block.iter().enumerate().fold(0, |mask, (i, v)| {
-        mask | (u64::from(v.may_enter_above(threshold)) << i)
-    })
+    #[inline]
+    fn mask<T: TotalRank>(self, block: &[T], threshold: &T) -> u64 {
+        block.iter().enumerate().fold(0, |mask, (i, v)| {
+            mask | (u64::from(v.may_enter_above(threshold)) << i)
+        })
+    }
 }
 
 /// Offers each of `values`, the stream positions `start..`, stopping at the first NaN. Once
@@ -772,28 +794,43 @@ mod tests {
         assert_eq!(seed_of(&vec![1.0; 4096], 5), None);
     }
 
-    /// Values [`super::scan_pooled`] reads after a full heap of the first `k` values of `x`.
-    fn pooled_reads(x: &[f32], k: usize) -> usize {
+    /// The best `k` of `x`, best first: a heap of its first `k` values, then
+    /// [`super::scan_pooled`] on its full blocks after them, then the heap's sort.
+    fn pooled(x: &[f32], k: usize) -> Vec<(f32, u32)> {
         let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
         let mut heap = Columns::new(&mut idx, &mut val).unwrap();
         super::admit(&mut heap, 0, &x[..k]).unwrap();
-        super::scan_pooled(&mut heap, k as u64, &x[k..]).unwrap()
+        let blocks = x[k..].chunks_exact(super::BLOCK);
+        super::scan_pooled(&mut heap, k as u64, blocks, super::Portable).unwrap();
+        super::sort(&mut heap);
+        let (idx, val) = heap.into_kept();
+        val.iter().copied().zip(idx.iter().copied()).collect()
+    }
+
+    /// The best `k` of the first `n` values of `x` by a full sort, best first.
+    fn sorted(x: &[f32], k: usize, n: usize) -> Vec<(f32, u32)> {
+        let mut all: Vec<(f32, u32)> = x[..n].iter().copied().zip(0..).collect();
+        all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        all.truncate(k);
+        all
     }
 
     #[test]
-    fn the_pool_lasts_while_candidates_are_frequent() {
+    fn the_pool_keeps_the_best_whether_it_compacts_or_not() {
         let k = 50;
-        // Rising: every value is a candidate, to the last full block.
-        let rising: Vec<f32> = (0..k + 64 * 300 + 10).map(|i| i as f32).collect();
-        assert_eq!(pooled_reads(&rising, k), 64 * 300);
-        // After 10 blocks, a new best every 32 values only: 3k candidates take 75 blocks, and
-        // the pool ends at the compaction that ends them.
-        let mut rare = rising.clone();
-        for (i, v) in rare.iter_mut().enumerate().skip(k + 64 * 10) {
-            *v = if i % 32 == 0 { 1e6 + i as f32 } else { -1.0 };
+        let n = k + 64 * 300;
+        // Rising: every value is a candidate, a compaction every 3k of them.
+        let rising: Vec<f32> = (0..n).map(|i| (i / 3) as f32).collect();
+        // Falling after the first k: no candidate at all.
+        let falling: Vec<f32> = (0..n).map(|i| -(i as f32)).collect();
+        // A few candidates, fewer than a round: no compaction, each offered to the heap.
+        let mut few = falling.clone();
+        for i in [k + 5, k + 700, n - 1] {
+            few[i] = 1e6 - i as f32;
         }
-        let read = pooled_reads(&rare, k);
-        assert!(read > 64 * 10 && read < 64 * 200, "{read}");
+        for x in [rising, falling, few] {
+            assert_eq!(pooled(&x, k), sorted(&x, k, n));
+        }
     }
 
     /// A value whose order lies: each comparison answers from a shared generator, so the same

@@ -45,8 +45,9 @@
 //!   ([`Error::NotRankable`]).
 //! - On any error nothing is written: caller buffers and selector state are as they were.
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
-//! - No allocation, no `std`, no panic. The one `unsafe` call (a function compiled for AVX2,
-//!   called only once the CPU is known to have it) is fenced in module `dispatch`.
+//! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan and
+//!   its block test (run only once the CPU is known to have AVX2), is fenced in module
+//!   `dispatch`.
 //!
 //! # The APIs
 //!

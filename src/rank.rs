@@ -70,6 +70,17 @@ pub trait TotalRank: Copy {
     fn may_enter_above(&self, threshold: &Self) -> bool {
         !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater
     }
+
+    /// `values` as `f32`s if `Self` is `f32`, else `None`: how the crate's explicit SIMD
+    /// block test, written for `f32` only, is reached from generic code with no cast. Not part
+    /// of the API: an impl outside the crate keeps the default. One that does not may change
+    /// which entries are kept, never cause a panic or undefined behaviour.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_f32s(values: &[Self]) -> Option<&[f32]> {
+        let _ = values;
+        None
+    }
 }
 
 /// `!is_nan`, for every float type (f32, f64 and any other `FloatCore`).
@@ -91,7 +102,7 @@ pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
 }
 
 macro_rules! impl_float {
-    ($($t:ty)*) => {$(
+    ($($t:ty { $($extra:item)* })*) => {$(
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {
@@ -107,6 +118,7 @@ macro_rules! impl_float {
             fn may_enter_above(&self, threshold: &Self) -> bool {
                 !(*self <= *threshold)
             }
+            $($extra)*
         }
     )*};
 }
@@ -130,7 +142,16 @@ macro_rules! impl_int {
     )*};
 }
 
-impl_float!(f32 f64);
+impl_float!(
+    f32 {
+        /// `Some(values)`: the explicit SIMD block test serves `f32`.
+        #[inline(always)]
+        fn as_f32s(values: &[Self]) -> Option<&[f32]> {
+            Some(values)
+        }
+    }
+    f64 {}
+);
 impl_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
 /// The smallest values first: `Reverse(a)` ranks below `Reverse(b)` iff `b` ranks below `a`.

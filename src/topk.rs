@@ -1,6 +1,6 @@
 //! The streaming selectors: [`TopK`], whose heap lives in a fixed array, and [`SliceTopK`],
 //! whose heap lives in caller slices. Both are thin owners of storage over the one heap of
-//! [`heap`](crate::heap).
+//! [`heap`].
 
 use arrayvec::ArrayVec;
 
