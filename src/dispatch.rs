@@ -1,7 +1,7 @@
 //! The one dispatch point between the portable pre-filter and explicit vector instructions,
 //! chosen at run time, and the only module allowed `unsafe`.
 //!
-//! [`heap::scan`] takes its block test ([`BlockTest`]) as a parameter. The portable one
+//! [`heap::scan`] takes its block test ([`BlockTest`](heap::BlockTest)) as a parameter. The portable one
 //! ([`Portable`]) is written to vectorize for whatever the build targets. On x86-64 the other
 //! is [`avx2::Avx2`]: a token that exists only once AVX2 is known to be there (detected at run
 //! time with the `std` feature, or enabled at compile time), whose block test is eight
@@ -11,7 +11,7 @@
 //! code runs only when the build enables AVX2, and Miri then checks it too (`.ci`).
 #![allow(unsafe_code)]
 
-use crate::heap::{self, BlockTest, Portable, Storage};
+use crate::heap::{self, Portable, Storage};
 use crate::Error;
 
 /// [`heap::scan`], through the fastest copy this CPU can run.
@@ -44,7 +44,7 @@ mod avx2 {
     use core::slice;
 
     use super::*;
-    use crate::heap::BLOCK;
+    use crate::heap::{BlockTest, BLOCK};
     use crate::TotalRank;
 
     /// Values per 256-bit vector.
