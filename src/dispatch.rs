@@ -1,12 +1,12 @@
 //! The one dispatch point between the portable pre-filter and explicit vector instructions,
 //! chosen at run time, and the only module allowed `unsafe`.
 //!
-//! [`heap::scan`] takes its block test ([`BlockTest`](heap::BlockTest)) as a parameter. The portable one
-//! ([`Portable`]) is written to vectorize for whatever the build targets. On x86-64 the other
-//! is [`avx2::Avx2`]: a token that exists only once AVX2 is known to be there (detected at run
-//! time with the `std` feature, or enabled at compile time), whose block test is eight
-//! 256-bit comparisons, seven ORs and one `movmsk` per 64 `f32` values, and which runs
-//! [`heap::scan`] compiled for AVX2. Without `std` and without AVX2 at compile time, or off
+//! [`heap::scan`] takes its block test ([`BlockTest`](heap::BlockTest)) as a parameter. The
+//! portable one ([`Portable`]) is written to vectorize for whatever the build targets. On
+//! x86-64 the other is [`avx2::Avx2`]: a token that exists only once AVX2 is known to be there
+//! (detected at run time with the `std` feature, or enabled at compile time), whose block test
+//! is eight 256-bit comparisons, seven ORs and one `movmsk` per 64 `f32` values, and which
+//! runs [`heap::scan`] compiled for AVX2. Without `std` and without AVX2 at compile time, or off
 //! x86-64, the portable code runs. Under Miri (which cannot detect CPU features) the AVX2
 //! code runs only when the build enables AVX2, and Miri then checks it too (`.ci`).
 #![allow(unsafe_code)]
