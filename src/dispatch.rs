@@ -297,6 +297,8 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     #[test]
     fn the_avx2_block_test_is_the_portable_one() {
+        use crate::heap::BlockTest;
+
         // The token exists exactly when the CPU has AVX2.
         #[cfg(feature = "std")]
         assert_eq!(
