@@ -138,4 +138,22 @@ fn a_cleared_selector_starts_a_new_stream() {
     assert_eq!((state, array.peek_worst()), (EMPTY, None));
     array.extend_from_slice(&second).unwrap();
     assert_eq!(array.into_sorted().to_vec(), want);
+
+    // By push: the values of the new stream are below the old root, and all are kept.
+    let (mut idx, mut val) = ([0_u32; 2], [0.0_f32; 2]);
+    let mut slice = SliceTopK::new(&mut idx, &mut val).unwrap();
+    let mut array = TopK::<f32, 2>::new();
+    for &v in &first {
+        slice.push(v).unwrap();
+        array.push(v).unwrap();
+    }
+    slice.clear();
+    array.clear();
+    for &v in &second {
+        slice.push(v).unwrap();
+        array.push(v).unwrap();
+    }
+    let (i, v) = slice.into_sorted();
+    assert_eq!(common::zip_entries(i, v), want);
+    assert_eq!(array.into_sorted().to_vec(), want);
 }
