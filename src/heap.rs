@@ -914,6 +914,7 @@ mod tests {
             assert_eq!(window_floor(&rising, k), Some(0.0), "k = {k}");
         }
         assert_eq!(window_floor(&rising, 58), None);
+        assert_eq!(window_floor(&rising[..57], 50), Some(0.0));
         // A worst value repeated leaves fewer above it.
         let mut plateau = rising.clone();
         plateau[..8].fill(-1.0);
@@ -921,9 +922,11 @@ mod tests {
         assert_eq!(window_floor(&plateau, 51), None);
         // Ties everywhere, or a NaN: no floor.
         assert_eq!(window_floor(&[1.0; 58], 50), None);
-        let mut nan = rising.clone();
-        nan[40] = f32::NAN;
-        assert_eq!(window_floor(&nan, 50), None);
+        for at in [0, 40, 57] {
+            let mut nan = rising.clone();
+            nan[at] = f32::NAN;
+            assert_eq!(window_floor(&nan, 50), None, "NaN at {at}");
+        }
     }
 
     #[test]
