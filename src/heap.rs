@@ -176,81 +176,33 @@ const SCRATCH_K: usize = 64;
 /// there and back costs about as much as reading this many values twice.
 const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
 
-/// What a streaming selector keeps next to its heap so that [`push`] can turn a value away
-/// with no look at the heap: once the heap is full, the stream's end and the root's value.
-///
-/// It never lets through a value that the heap would take: `until` is not 0 only while the
-/// heap is full, and `root` is then at or below the root's value. [`push_slow`] opens it when
-/// the heap is full; a full heap never shrinks and its root only rises (push, extend, merge)
-/// until the selector is cleared, which closes it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Gate<T> {
-    /// [`MAX_STREAM_LEN`] while open, else 0: a position below it may take the shortcut.
-    until: u64,
-    /// The root's value when the gate was opened; `None` while it never was.
-    root: Option<T>,
-}
-
-impl<T> Gate<T> {
-    /// A gate that lets nothing through: every value goes to [`push_slow`].
-    pub(crate) const CLOSED: Self = Gate {
-        until: 0,
-        root: None,
-    };
-}
-
 /// Offers one value at stream position `*next`, as [`extend`] on a slice of one would, with
-/// the common case first: once the heap is full, a value that does not beat the root
-/// ([`TotalRank::may_enter_above`], which also catches NaN) costs a comparison with the root
-/// kept in `gate`, one with the stream's end, and no call.
-///
-/// The two tests are combined with `&`, not `&&`, so that the root's `Option` needs no branch
-/// of its own: a loop of `push` is bound by its branches (in a loop of one call per value,
-/// 112 µs for 151,936 values, against 122 to 140 µs when the heap's length, the stream's end
-/// and the heap's root were each tested in turn).
+/// the common case first: a full heap and a value that does not beat the root cost one
+/// comparison ([`TotalRank::may_enter_above`], which also catches NaN) and no call.
 #[inline]
-pub(crate) fn push<S: Storage>(
-    heap: &mut S,
-    gate: &mut Gate<S::Value>,
-    next: &mut u64,
-    value: S::Value,
-) -> Result<(), Error> {
+pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
     let at = *next;
-    let open = at < gate.until;
-    let below = match gate.root {
-        Some(root) => !value.may_enter_above(&root),
-        None => false,
-    };
-    if !(open & below) {
-        push_slow(heap, gate, at, value)?;
+    let len = heap.len();
+    if !(heap.capacity() > 0
+        && len == heap.capacity()
+        && at < MAX_STREAM_LEN
+        && !value.may_enter_above(&heap.get(0).value))
+    {
+        push_slow(heap, at, value)?;
     }
     *next = at + 1;
     Ok(())
 }
 
-/// The rest of [`push`], which opens the gate once the heap is full: never inlined, so that
-/// the common case stays small in the caller's loop (inlined, it made a loop of `push` about
-/// 15% slower). It gets the position by value: with no pointer to it passed out of the loop,
-/// the compiler keeps it in a register there.
+/// The rest of [`push`]: never inlined, so that the common case stays small in the caller's
+/// loop (inlined, it made a loop of `push` about 15% slower). It gets the position by value:
+/// with no pointer to it passed out of the loop, the compiler keeps it in a register there.
 #[inline(never)]
-fn push_slow<S: Storage>(
-    heap: &mut S,
-    gate: &mut Gate<S::Value>,
-    at: u64,
-    value: S::Value,
-) -> Result<(), Error> {
+fn push_slow<S: Storage>(heap: &mut S, at: u64, value: S::Value) -> Result<(), Error> {
     check_values(at, slice::from_ref(&value))?;
     // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
     let index = at as u32;
     offer(heap, Entry { value, index });
-    if heap.len() == heap.capacity() {
-        if let Some(root) = peek_worst(heap) {
-            *gate = Gate {
-                until: MAX_STREAM_LEN,
-                root: Some(root.value),
-            };
-        }
-    }
     Ok(())
 }
 

@@ -32,7 +32,7 @@
 use arrayvec::ArrayVec;
 
 use crate::error::MAX_STREAM_LEN;
-use crate::heap::{self, Gate, Storage};
+use crate::heap::{self, Storage};
 use crate::{Entry, Error, SliceTopK, TopK, TotalRank};
 
 impl<T, const K: usize> TopK<T, K> {
@@ -58,7 +58,6 @@ impl<T, const K: usize> TopK<T, K> {
     pub const fn with_offset(base: u32) -> Self {
         TopK {
             heap: ArrayVec::new_const(),
-            gate: Gate::CLOSED,
             next: base as u64,
         }
     }
