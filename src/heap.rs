@@ -37,8 +37,10 @@
 //! # Cost
 //!
 //! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
-//! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each;
-//! O(n log k) in the worst case (an ascending row, where every value enters) for k outside
+//! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each. A
+//! rising row costs one read: the heap fills from its last values ([`tail_floor`]). The worst
+//! case, a row where most values enter all the same (one that rises then falls, or `push` on
+//! a rising row, which cannot look ahead), is O(n log k) for k outside
 //! [`POOL_MIN_K`]`..=`[`SCRATCH_K`] and for `push`, O(n) with the pool; O(k log k) for the
 //! final sort.
 
@@ -390,7 +392,7 @@ fn tail_floor<T: TotalRank>(values: &[T], k: usize) -> Option<T> {
 /// or if it holds a NaN.
 #[inline(always)]
 fn window_floor<T: TotalRank>(window: &[T], k: usize) -> Option<T> {
-    // Three passes with no branch on the data, which vectorize.
+    // Three passes with no branch on the data.
     let rankable = window.iter().fold(true, |all, v| all & v.is_rankable());
     if !rankable {
         return None;
@@ -431,18 +433,10 @@ fn fill_above<S: Storage>(
             for_flagged(block, *floor, at, test, |entry| offer(heap, entry))?;
         }
     }
+    // The heap is not full yet: the values above the floor end among the last ones. Those at
+    // or below it may fill a place for a while, until one above it takes it.
     let rest = blocks.remainder();
-    let at = start + (values.len() - rest.len()) as u64;
-    for (index, &value) in (at..).zip(rest) {
-        if value.may_enter_above(floor) {
-            if !value.is_rankable() {
-                return Err(not_rankable(index));
-            }
-            // The caller keeps every position below `MAX_STREAM_LEN`: the cast is lossless.
-            let index = index as u32;
-            offer(heap, Entry { value, index });
-        }
-    }
+    admit(heap, start + (values.len() - rest.len()) as u64, rest)?;
     Ok(values.len())
 }
 
