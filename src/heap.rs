@@ -26,7 +26,7 @@
 //!   from the best values of 64 columns of its first 4,096 values, and fills with the values
 //!   above it, so that the root does not climb from the worst of the first k values.
 //! - **A pool of candidates** ([`scan_pooled`]): for k from [`POOL_MIN_K`] to
-//!   [`SCRATCH_K`], candidates go to a pool on the stack and a quickselect
+//!   [`POOL_MAX_K`], candidates go to a pool on the stack and a quickselect
 //!   ([`select_best`]) keeps the best k of heap and pool when it is full: a few comparisons
 //!   per candidate instead of a sift. Its partition writes through a spare buffer on the
 //!   stack, with no branch and no read of what it just wrote.
@@ -41,7 +41,7 @@
 //! rising row costs one read: the heap fills from its last values ([`tail_floor`]). The worst
 //! case, a row where most values enter all the same (one that rises then falls, or `push` on
 //! a rising row, which cannot look ahead), is O(n log k) for k outside
-//! [`POOL_MIN_K`]`..=`[`SCRATCH_K`] and for `push`, O(n) with the pool; O(k log k) for the
+//! [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] and for `push`, O(n) with the pool; O(k log k) for the
 //! final sort.
 
 use core::cmp::Ordering;
@@ -242,7 +242,7 @@ pub(crate) fn extend<S: Storage>(
 /// [`MAX_STREAM_LEN`].
 ///
 /// An empty heap fills with the values above a floor when [`seed`] finds one, else with the
-/// first values one by one. For k from [`POOL_MIN_K`] to [`SCRATCH_K`] the candidates then go
+/// first values one by one. For k from [`POOL_MIN_K`] to [`POOL_MAX_K`] the candidates then go
 /// to a pool ([`scan_pooled`]); for other k each replaces the root.
 ///
 /// [`dispatch::scan`] compiles it a second time for a wider vector unit when the CPU has one,
@@ -273,7 +273,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     let blocks = values[done..].chunks_exact(BLOCK);
     let tail = blocks.remainder();
     let at = start + done as u64;
-    if (POOL_MIN_K..=SCRATCH_K).contains(&heap.len()) {
+    if (POOL_MIN_K..=POOL_MAX_K).contains(&heap.len()) {
         scan_pooled(heap, at, blocks, test)?;
     } else {
         for (block, at) in blocks.zip((at..).step_by(BLOCK)) {
@@ -448,13 +448,17 @@ const POOL: usize = 256;
 /// less than a value's share of a compaction.
 const POOL_MIN_K: usize = 4;
 
+/// The largest k that uses the pool: half of it, so that a compaction still gathers at least
+/// k candidates (`POOL - k`). Above it the compactions come too often for what they select.
+const POOL_MAX_K: usize = 128;
+
 /// Candidates gathered per k kept before a compaction, while the pool has room: 3k, so that a
 /// compaction selects among 4k entries. Fewer, and the compactions come too often; more, and
 /// the threshold lags far behind the candidates (on rows in random order and rising rows
 /// alike, 2k and 4k were slower).
 const POOL_ROUND: usize = 3;
 
-/// The blocks of [`scan`] for k in [`POOL_MIN_K`]`..=`[`SCRATCH_K`] on the full heap, the
+/// The blocks of [`scan`] for k in [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] on the full heap, the
 /// first at stream position `start`: candidates (values that may beat the threshold, the
 /// worst kept at the last compaction) go to a pool on the stack, and when it holds
 /// [`POOL_ROUND`]·k of them, a compaction keeps the best k of heap and pool ([`compact`]) and
