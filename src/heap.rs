@@ -32,7 +32,8 @@
 //!   stack, with no branch and no read of what it just wrote.
 //! - **Heap sort bottom-up** ([`sort`]): the hole goes to a leaf with one comparison a level,
 //!   and the entry climbs back the level or two it needs.
-//! - **push**: a full heap and a value that does not beat the root cost one comparison.
+//! - **push** ([`Gate`]): once the heap is full, a value that does not beat the root costs a
+//!   comparison with the stream's end and one with a copy of the root's value.
 //!
 //! # Cost
 //!
@@ -45,7 +46,7 @@
 //! final sort.
 
 use core::cmp::Ordering;
-use core::slice;
+use core::num::NonZeroU64;
 
 use arrayvec::ArrayVec;
 
@@ -178,35 +179,83 @@ const SCRATCH_K: usize = 64;
 /// there and back costs about as much as reading this many values twice.
 const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
 
+/// What a streaming selector keeps next to its heap so that [`push`] can turn a value away
+/// with no look at the heap: `None` until the heap is full, then the root's value as it was
+/// when [`push_slow`] last saw it, and the stream's end.
+///
+/// It never turns away a value that the heap would take. A full heap never shrinks and its
+/// root only rises (push, extend, merge), so a kept root is never above the real one; only
+/// `clear` empties the heap, and it closes the gate. Selectors start with it closed.
+pub(crate) type Gate<T> = Option<OpenGate<T>>;
+
+/// An open [`Gate`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpenGate<T> {
+    /// [`MAX_STREAM_LEN`]: a position below it may take the shortcut. A field, not the
+    /// constant, so that it is also the `Option`'s tag: `at < until` tests both.
+    until: NonZeroU64,
+    /// The root's value, at or below the real root's.
+    root: T,
+}
+
 /// Offers one value at stream position `*next`, as [`extend`] on a slice of one would, with
-/// the common case first: a full heap and a value that does not beat the root cost one
-/// comparison ([`TotalRank::may_enter_above`], which also catches NaN) and no call.
+/// the common case first: once the heap is full, a value that does not beat the root
+/// ([`TotalRank::may_enter_above`], which also catches NaN) costs two comparisons, with the
+/// stream's end and the root's value kept in `gate`, and no call.
+///
+/// A loop of `push` is bound by the instructions of this path: with these two tests instead
+/// of three (the heap's length, the stream's end, the root's value), 151,936 values that all
+/// stay out took 94 µs at every place of the loop in the binary that was tried, against 103
+/// to 141 µs (private harness).
 #[inline]
-pub(crate) fn push<S: Storage>(heap: &mut S, next: &mut u64, value: S::Value) -> Result<(), Error> {
+pub(crate) fn push<S: Storage>(
+    heap: &mut S,
+    gate: &mut Gate<S::Value>,
+    next: &mut u64,
+    value: S::Value,
+) -> Result<(), Error> {
     let at = *next;
-    let len = heap.len();
-    if !(heap.capacity() > 0
-        && len == heap.capacity()
-        && at < MAX_STREAM_LEN
-        && !value.may_enter_above(&heap.get(0).value))
-    {
-        push_slow(heap, at, value)?;
+    let turned_away = match gate {
+        Some(open) => at < open.until.get() && !value.may_enter_above(&open.root),
+        None => false,
+    };
+    if !turned_away {
+        push_slow(heap, gate, at, value)?;
     }
     *next = at + 1;
     Ok(())
 }
 
-/// The rest of [`push`]: never inlined, so that the common case stays small in the caller's
-/// loop (inlined, it made a loop of `push` about 15% slower). It gets the position by value:
-/// with no pointer to it passed out of the loop, the compiler keeps it in a register there.
+/// The rest of [`push`], which opens the gate once the heap is full: never inlined, so that
+/// the common case stays small in the caller's loop (inlined, it made a loop of `push` about
+/// 15% slower). It gets the position by value: with no pointer to it passed out of the loop,
+/// the compiler keeps it in a register there.
 #[inline(never)]
-fn push_slow<S: Storage>(heap: &mut S, at: u64, value: S::Value) -> Result<(), Error> {
-    check_values(at, slice::from_ref(&value))?;
+fn push_slow<S: Storage>(
+    heap: &mut S,
+    gate: &mut Gate<S::Value>,
+    at: u64,
+    value: S::Value,
+) -> Result<(), Error> {
+    check_len(at, 1)?;
+    if !value.is_rankable() {
+        return Err(not_rankable(at));
+    }
     // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
     let index = at as u32;
     offer(heap, Entry { value, index });
+    if heap.len() == heap.capacity() {
+        *gate = peek_worst(heap).map(|root| OpenGate {
+            until: STREAM_END,
+            root: root.value,
+        });
+    }
     Ok(())
 }
+
+/// [`MAX_STREAM_LEN`], as the gate keeps it.
+const STREAM_END: NonZeroU64 = NonZeroU64::MIN.saturating_add(MAX_STREAM_LEN - 1);
+const _: () = assert!(STREAM_END.get() == MAX_STREAM_LEN);
 
 /// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
 /// neither the heap nor `*next` changes.

@@ -58,6 +58,7 @@ impl<T, const K: usize> TopK<T, K> {
     pub const fn with_offset(base: u32) -> Self {
         TopK {
             heap: ArrayVec::new_const(),
+            gate: None,
             next: base as u64,
         }
     }

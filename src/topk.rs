@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::heap::{self, Columns};
+use crate::heap::{self, Columns, Gate};
 use crate::{Entry, Error, TotalRank};
 
 /// The `K` best entries of a stream, kept in a fixed array: no allocation, `K` known at compile
@@ -29,6 +29,7 @@ use crate::{Entry, Error, TotalRank};
 #[derive(Clone, Debug)]
 pub struct TopK<T, const K: usize> {
     pub(crate) heap: ArrayVec<Entry<T>, K>,
+    pub(crate) gate: Gate<T>,
     pub(crate) next: u64,
 }
 
@@ -37,6 +38,7 @@ impl<T, const K: usize> TopK<T, K> {
     pub const fn new() -> Self {
         TopK {
             heap: ArrayVec::new_const(),
+            gate: None,
             next: 0,
         }
     }
@@ -59,6 +61,7 @@ impl<T, const K: usize> TopK<T, K> {
     /// Forgets every kept entry and restarts the stream at position 0.
     pub fn clear(&mut self) {
         self.heap.clear();
+        self.gate = None;
         self.next = 0;
     }
 }
@@ -72,7 +75,7 @@ impl<T: TotalRank, const K: usize> TopK<T, K> {
     /// selector, its stream position included, is then unchanged.
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), Error> {
-        heap::push(&mut self.heap, &mut self.next, value)
+        heap::push(&mut self.heap, &mut self.gate, &mut self.next, value)
     }
 
     /// Offers `values` at the next stream positions, all or nothing.
@@ -128,6 +131,7 @@ impl<T, const K: usize> Default for TopK<T, K> {
 #[derive(Debug)]
 pub struct SliceTopK<'a, T> {
     pub(crate) heap: Columns<'a, T>,
+    pub(crate) gate: Gate<T>,
     pub(crate) next: u64,
 }
 
@@ -141,6 +145,7 @@ impl<'a, T> SliceTopK<'a, T> {
     pub fn new(idx: &'a mut [u32], val: &'a mut [T]) -> Result<Self, Error> {
         Ok(SliceTopK {
             heap: Columns::new(idx, val)?,
+            gate: None,
             next: 0,
         })
     }
@@ -154,6 +159,7 @@ impl<'a, T> SliceTopK<'a, T> {
     /// contents until new values overwrite them.
     pub fn clear(&mut self) {
         self.heap.clear();
+        self.gate = None;
         self.next = 0;
     }
 }
@@ -182,7 +188,7 @@ impl<'a, T: TotalRank> SliceTopK<'a, T> {
     /// buffers and the stream position are then unchanged.
     #[inline]
     pub fn push(&mut self, value: T) -> Result<(), Error> {
-        heap::push(&mut self.heap, &mut self.next, value)
+        heap::push(&mut self.heap, &mut self.gate, &mut self.next, value)
     }
 
     /// Offers `values` at the next stream positions, all or nothing.

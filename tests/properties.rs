@@ -97,11 +97,14 @@ proptest! {
         every_api_is_the_oracle(&x, k);
     }
 
-    /// Feeding a selector in chunks split anywhere is the same as one push at a time.
+    /// Feeding a selector in chunks split anywhere, each chunk by one extend or by a push per
+    /// value, is the same as one push at a time: a push then meets a heap whose root extends
+    /// raised since its last push.
     #[test]
     fn extend_split_anywhere_is_push_one_at_a_time(
         x in tie_heavy(f32_values(), 96),
         cuts in prop::collection::vec(0_usize..=96, 0..8),
+        by_push in prop::collection::vec(any::<bool>(), 9),
         k in 0_usize..=12,
     ) {
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(x.len())).collect();
@@ -113,9 +116,17 @@ proptest! {
         let mut sliced = SliceTopK::new(&mut idx, &mut val).unwrap();
         let mut array = TopK::<f32, 12>::new();
         let mut start = 0;
-        for &end in cuts.iter().chain([&x.len()]) {
-            sliced.extend_from_slice(&x[start..end]).unwrap();
-            array.extend_from_slice(&x[start..end]).unwrap();
+        for (&end, &push) in cuts.iter().chain([&x.len()]).zip(&by_push) {
+            let chunk = &x[start..end];
+            if push {
+                for &v in chunk {
+                    sliced.push(v).unwrap();
+                    array.push(v).unwrap();
+                }
+            } else {
+                sliced.extend_from_slice(chunk).unwrap();
+                array.extend_from_slice(chunk).unwrap();
+            }
             start = end;
         }
         prop_assert_eq!(sliced.stream_len(), x.len() as u64);

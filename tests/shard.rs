@@ -277,6 +277,19 @@ fn an_offset_near_the_end_of_u32_is_an_error_never_a_wrap() {
     assert_eq!(slice.stream_len(), u32::MAX as u64 + 1);
     let (i, v) = slice.into_sorted();
     assert_eq!((i, v), (&mut [u32::MAX][..], &mut [2][..]));
+
+    // The same by push alone: a heap full since its first push turns the values that stay
+    // out away without a look at it, but not past the end.
+    let mut top = TopK::<i32, 1>::with_offset(u32::MAX - 1);
+    top.push(5).unwrap();
+    top.push(1).unwrap();
+    assert_eq!(top.push(0), Err(Error::TooLong { n: past_u32_end() }));
+    assert_eq!(top.push(9), Err(Error::TooLong { n: past_u32_end() }));
+    assert_eq!(top.stream_len(), u32::MAX as u64 + 1);
+    assert_eq!(
+        top.peek_worst().map(|e| (e.index, e.value)),
+        Some((u32::MAX - 1, 5))
+    );
 }
 
 #[test]
