@@ -1,7 +1,8 @@
 //! [`top_k_rows`]: the top k of every row of a batch, into caller buffers.
 
 use crate::error::check_values;
-use crate::{top_k_into, Error, TotalRank};
+use crate::heap::{self, Columns};
+use crate::{Error, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
 #[derive(Clone, Copy, Debug)]
@@ -51,10 +52,24 @@ pub(crate) fn check_row<T: TotalRank>(row: usize, n: usize, values: &[T]) -> Res
     })
 }
 
+/// [`top_k_into`](crate::top_k_into) of a row that [`check_row`] passed, with `k = idx.len()`
+/// at most its length: not checked again.
+pub(crate) fn top_k_of_checked_row<T: TotalRank>(
+    values: &[T],
+    idx: &mut [u32],
+    val: &mut [T],
+) -> Result<(), Error> {
+    let mut heap = Columns::new(idx, val)?;
+    heap::extend_rankable(&mut heap, &mut 0, values)?;
+    heap::sort(&mut heap);
+    Ok(())
+}
+
 /// The top `k` of each row of `x`, a row-major batch of rows of `n` values, into `idx` and
 /// `val` (`rows × k` places each, row-major): row `r`'s entries, best first, at
 /// `r*k..(r+1)*k`, their indices positions within the row (`0..n`). `k` is
-/// `idx.len() / rows`. No allocation; the same contract as [`top_k_into`] row by row.
+/// `idx.len() / rows`. No allocation; the same contract as
+/// [`top_k_into`](crate::top_k_into) row by row.
 ///
 /// Every row is checked before the first write: a NaN anywhere, even in the last row, leaves
 /// every row of the outputs untouched. The error names the NaN by its position in the flat
@@ -106,7 +121,7 @@ pub fn top_k_rows<T: TotalRank>(
     }
     let outputs = idx.chunks_exact_mut(k).zip(val.chunks_exact_mut(k));
     for (values, (idx, val)) in x.chunks_exact(n).zip(outputs) {
-        top_k_into(values, idx, val)?;
+        top_k_of_checked_row(values, idx, val)?;
     }
     Ok(())
 }

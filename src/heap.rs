@@ -262,26 +262,44 @@ const _: () = assert!(STREAM_END.get() == MAX_STREAM_LEN);
 ///
 /// The values are read in blocks of [`BLOCK`] once the heap is full, and a block is looked at
 /// value by value only if one of its values may beat the root or is NaN ([`scan`]). When the
-/// heap is small and the slice long, that is the only pass: the heap is copied to the stack
-/// first ([`Scratch`]), so that a NaN found late leaves the real one untouched. Otherwise the
-/// values are checked for NaN first ([`check_values`]) and then scanned.
+/// heap is small and the slice long ([`one_pass`]), that is the only pass: the heap is copied
+/// to the stack first ([`Scratch`]), so that a NaN found late leaves the real one untouched.
+/// Otherwise the values are checked for NaN first ([`check_values`]) and then scanned.
 pub(crate) fn extend<S: Storage>(
     heap: &mut S,
     next: &mut u64,
     values: &[S::Value],
 ) -> Result<(), Error> {
-    if heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN {
-        check_len(*next, values.len())?;
+    if !one_pass(heap, values) {
+        check_values(*next, values)?;
+    }
+    extend_rankable(heap, next, values)
+}
+
+/// [`extend`] of values that the caller found rankable: no pass of its own to check them
+/// (the one pass, which tests for NaN as it reads, stays, since it is the faster).
+pub(crate) fn extend_rankable<S: Storage>(
+    heap: &mut S,
+    next: &mut u64,
+    values: &[S::Value],
+) -> Result<(), Error> {
+    check_len(*next, values.len())?;
+    if one_pass(heap, values) {
         let mut scratch = Scratch::copy_of(heap);
         dispatch::scan(&mut scratch, *next, values)?;
         scratch.copy_to(heap);
     } else {
-        check_values(*next, values)?;
         // The values are rankable: the scan finds no NaN and cannot fail.
         dispatch::scan(heap, *next, values)?;
     }
     *next += values.len() as u64;
     Ok(())
+}
+
+/// Whether [`extend`] reads `values` once, into a copy of the heap on the stack: k at most
+/// [`SCRATCH_K`] and at least [`ONE_PASS_MIN_LEN`] values.
+fn one_pass<S: Storage>(heap: &S, values: &[S::Value]) -> bool {
+    heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN
 }
 
 /// Offers `values` as the stream positions `start..`: the ones that fill the heap, then the

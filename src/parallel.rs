@@ -9,7 +9,7 @@ use std::vec::Vec;
 
 use rayon::prelude::*;
 
-use crate::batch::{check_row, shape, Shape};
+use crate::batch::{check_row, shape, top_k_of_checked_row, Shape};
 use crate::error::MAX_STREAM_LEN;
 use crate::shard::merge_unchecked;
 use crate::{top_k_into, Entry, Error, SliceTopK, TotalRank};
@@ -60,7 +60,7 @@ pub fn par_top_k_rows<T: TotalRank + Send + Sync>(
     }
     x.par_chunks_exact(n)
         .zip(idx.par_chunks_exact_mut(k).zip(val.par_chunks_exact_mut(k)))
-        .try_for_each(|(values, (idx, val))| top_k_into(values, idx, val))
+        .try_for_each(|(values, (idx, val))| top_k_of_checked_row(values, idx, val))
 }
 
 /// [`top_k_into`] of one long row, split into one shard per thread of rayon's pool (shards of

@@ -131,3 +131,23 @@ fn shapes() {
         Err(Error::NotRankable { index: 1 })
     );
 }
+
+/// Rows long enough for every path of the scan (the seeded fill, the pool, the tail floor), for
+/// k on both sides of each of its thresholds: tie-heavy, rising and falling rows.
+#[test]
+fn long_rows_are_the_oracle() {
+    let n = 5000;
+    let tie_heavy = (0..n).map(|i| F32_POOL[(i * 7919 + i / 13) % F32_POOL.len()]);
+    let rising = (0..n).map(|i| (i / 3) as f32);
+    let falling = (0..n).map(|i| -((i / 5) as f32));
+    let x: Vec<f32> = tie_heavy.chain(rising).chain(falling).collect();
+    for k in [1, 3, 4, 40, 64, 65, 128, 129, 1000] {
+        let (result, idx, val) = run(&x, n, 3 * k);
+        assert_eq!(result, Ok(()));
+        for r in 0..3 {
+            let expected = oracle(&x[r * n..(r + 1) * n], k).unwrap();
+            let got = zip_entries(&idx[r * k..(r + 1) * k], &val[r * k..(r + 1) * k]);
+            assert_eq!(bits(&got), bits(&expected), "row {r}, k = {k}");
+        }
+    }
+}

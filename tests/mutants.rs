@@ -46,15 +46,38 @@ fn assert_first_nan_named(x: &[f32], first: usize) {
 fn a_nan_in_any_block_of_a_long_row_is_named() {
     let mut rng = Rng(0x6d75_7461);
     let lens: &[usize] = if cfg!(miri) {
-        &[65, 129]
+        &[65, 257]
     } else {
-        &[64, 65, 127, 128, 129, 200, 263]
+        &[
+            64, 65, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513, 700,
+        ]
     };
     for &n in lens {
-        let mut firsts = vec![0, 1, 31, 62, 63, 64, 65, 100, 127, 128, 191, 192, n - 1];
+        let mut firsts = vec![
+            0,
+            1,
+            31,
+            62,
+            63,
+            64,
+            65,
+            100,
+            127,
+            128,
+            191,
+            192,
+            254,
+            255,
+            256,
+            257,
+            511,
+            512,
+            n - 2,
+            n - 1,
+        ];
         firsts.retain(|&p| p < n);
         for first in firsts {
-            // One NaN, then two and three in the same block of 64, then more in later blocks.
+            // One NaN, then two and three in the same block, then more in later blocks.
             for extra in [
                 vec![],
                 vec![first + 1],
