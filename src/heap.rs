@@ -39,11 +39,12 @@
 //!
 //! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
 //! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each. A
-//! rising row costs one read: the heap fills from its last values ([`tail_floor`]). The worst
-//! case, a row where most values enter all the same (one that rises then falls, or `push` on
-//! a rising row, which cannot look ahead), is O(n log k) for k outside
-//! [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] and for `push`, O(n) with the pool; O(k log k) for the
-//! final sort.
+//! rising row costs one read: the heap fills from its last values ([`tail_floor`]), or for k
+//! outside [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] from the best of windows spread over the row,
+//! which also catch a row that rises then falls. The worst case, a row where most values
+//! enter all the same (rising runs that no window catches, or `push` on a rising row, which
+//! cannot look ahead), is O(n log k) for those k and for `push`, O(n) with the pool; O(k log
+//! k) for the final sort.
 
 use core::cmp::Ordering;
 use core::num::NonZeroU64;
@@ -388,9 +389,10 @@ fn for_flagged<T: TotalRank>(
 ///
 /// - [`column_floor`], from the first 4,096 values, for k < [`BLOCK`]: on a row in random order
 ///   it saves about half of the 400 insertions of k = 50 in 151,936 values;
-/// - [`tail_floor`], from the last values: on a rising row (where every value would enter a
-///   heap filled from the front) the heap fills with the last k values, and every block
-///   before them is skipped whole.
+/// - [`tail_floor`], from the last values (and windows spread over the slice for k outside
+///   the pool's): on a rising row (where every value would enter a heap filled from the
+///   front) the heap fills with the last k values, and every block before them is skipped
+///   whole.
 #[inline(always)]
 fn seed<S: Storage>(heap: &S, values: &[S::Value]) -> Option<S::Value> {
     let k = heap.capacity();
@@ -443,17 +445,34 @@ const WINDOW_SLACK: usize = 8;
 /// heap filled from the front) they are the k best and a few more; on a row in random order
 /// their floor is low, and the column floor beats it. O(k).
 ///
-/// Windows spread over the slice would also catch a row that rises then falls, but eight of
-/// them made the first 4,096 values of a row of logits cost 3.9 µs instead of 3.3 (k = 50),
-/// for a shape that logits do not take.
+/// For k outside [`POOL_MIN_K`]`..=`[`POOL_MAX_K`], where no pool keeps a row whose values
+/// mostly enter at O(n), it is the best floor of [`SPREAD_WINDOWS`] windows spread over the
+/// slice, the last at its end: they also catch a row that rises then falls. Within it the pool
+/// does, and eight windows made the first 4,096 values of a row of logits cost 3.9 µs instead
+/// of 3.3 (k = 50).
 #[inline(always)]
 fn tail_floor<T: TotalRank>(values: &[T], k: usize) -> Option<T> {
     let width = k.checked_add(WINDOW_SLACK)?;
     if values.len() / 2 < width {
         return None;
     }
-    window_floor(&values[values.len() - width..], k)
+    let pooled = (POOL_MIN_K..=POOL_MAX_K).contains(&k);
+    let windows = if pooled { 1 } else { SPREAD_WINDOWS };
+    let step = (values.len() - width) / (SPREAD_WINDOWS - 1);
+    (0..windows)
+        .map(|w| values.len() - w * step)
+        .filter_map(|end| window_floor(&values[end - width..end], k))
+        .reduce(|best, floor| {
+            if floor.may_enter_above(&best) {
+                floor
+            } else {
+                best
+            }
+        })
 }
+
+/// Windows of [`tail_floor`] for k outside [`POOL_MIN_K`]`..=`[`POOL_MAX_K`].
+const SPREAD_WINDOWS: usize = 8;
 
 /// The worst value of `window`, if k of its values are strictly above it; `None` if not (ties)
 /// or if it holds a NaN.
@@ -959,6 +978,33 @@ mod tests {
         // Falling: a floor all the same, the lowest values.
         let falling: Vec<f32> = rising.iter().rev().copied().collect();
         assert_eq!(tail_floor(&falling, 50), Some(0.0));
+    }
+
+    #[test]
+    fn outside_the_pool_the_tail_floor_is_the_best_of_windows_spread_over_the_slice() {
+        use super::{tail_floor, POOL_MAX_K, POOL_MIN_K, SPREAD_WINDOWS, WINDOW_SLACK};
+        // Rising then falling, peak at 7,000: the windows end at 14,000 - w * step.
+        let n = 14_000;
+        let pipe: Vec<f32> = (0..n).map(|i| i.min(n - i) as f32).collect();
+        let (k, width) = (POOL_MAX_K + 1, POOL_MAX_K + 1 + WINDOW_SLACK);
+        let step = (n - width) / (SPREAD_WINDOWS - 1);
+        // The best window is the one whose end is nearest above the peak: its worst value is
+        // at its start or its end.
+        let floors = (0..SPREAD_WINDOWS).map(|w| {
+            let end = n - w * step;
+            pipe[end - width].min(pipe[end - 1])
+        });
+        let best = floors.fold(0.0_f32, f32::max);
+        assert!(best > 5000.0, "{best}");
+        assert_eq!(tail_floor(&pipe, k), Some(best));
+        // Below the pool's k too; at the pool's k, the last window only: the lowest values.
+        assert!(tail_floor(&pipe, 1).is_some_and(|floor| floor > 5000.0));
+        assert_eq!(tail_floor(&pipe, POOL_MAX_K), Some(1.0));
+        assert_eq!(tail_floor(&pipe, POOL_MIN_K), Some(1.0));
+        // A window with ties at its worst value is passed over, not the others.
+        let mut flat_end = pipe.clone();
+        flat_end[n - width..].fill(3.0);
+        assert_eq!(tail_floor(&flat_end, k), Some(best));
     }
 
     #[test]
