@@ -48,6 +48,7 @@
 
 use core::cmp::Ordering;
 use core::num::NonZeroU64;
+use core::slice;
 
 use arrayvec::ArrayVec;
 
@@ -204,10 +205,11 @@ pub(crate) struct OpenGate<T> {
 /// ([`TotalRank::may_enter_above`], which also catches NaN) costs two comparisons, with the
 /// stream's end and the root's value kept in `gate`, and no call.
 ///
-/// A loop of `push` is bound by the instructions of this path: with these two tests instead
-/// of three (the heap's length, the stream's end, the root's value), 151,936 values that all
-/// stay out took 94 µs at every place of the loop in the binary that was tried, against 103
-/// to 141 µs (private harness).
+/// A loop of `push` is bound by the instructions of this path: two tests instead of three
+/// (the heap's length, the stream's end, the root's value). For 151,936 values that all stay
+/// out, copies of the loop in assembly took 94 µs at every offset tried, the three tests 103
+/// to 141 µs by where the loop landed (private harness); in criterion's binary this loop too
+/// runs a cycle a value slower where it lands badly (README).
 #[inline]
 pub(crate) fn push<S: Storage>(
     heap: &mut S,
@@ -238,10 +240,7 @@ fn push_slow<S: Storage>(
     at: u64,
     value: S::Value,
 ) -> Result<(), Error> {
-    check_len(at, 1)?;
-    if !value.is_rankable() {
-        return Err(not_rankable(at));
-    }
+    check_values(at, slice::from_ref(&value))?;
     // Checked: the position is below `MAX_STREAM_LEN`, the cast lossless.
     let index = at as u32;
     offer(heap, Entry { value, index });
@@ -399,9 +398,15 @@ fn seed<S: Storage>(heap: &S, values: &[S::Value]) -> Option<S::Value> {
     if heap.len() > 0 || k == 0 {
         return None;
     }
-    match (column_floor(values, k), tail_floor(values, k)) {
-        (Some(columns), Some(tail)) if tail.may_enter_above(&columns) => Some(tail),
-        (columns, tail) => columns.or(tail),
+    higher_floor(column_floor(values, k), tail_floor(values, k))
+}
+
+/// The higher of two floors (either may be missing); the first if they tie.
+#[inline(always)]
+fn higher_floor<T: TotalRank>(first: Option<T>, second: Option<T>) -> Option<T> {
+    match (first, second) {
+        (Some(first), Some(second)) if second.may_enter_above(&first) => Some(second),
+        (first, second) => first.or(second),
     }
 }
 
@@ -461,14 +466,8 @@ fn tail_floor<T: TotalRank>(values: &[T], k: usize) -> Option<T> {
     let step = (values.len() - width) / (SPREAD_WINDOWS - 1);
     (0..windows)
         .map(|w| values.len() - w * step)
-        .filter_map(|end| window_floor(&values[end - width..end], k))
-        .reduce(|best, floor| {
-            if floor.may_enter_above(&best) {
-                floor
-            } else {
-                best
-            }
-        })
+        .map(|end| window_floor(&values[end - width..end], k))
+        .fold(None, higher_floor)
 }
 
 /// Windows of [`tail_floor`] for k outside [`POOL_MIN_K`]`..=`[`POOL_MAX_K`].
