@@ -216,8 +216,8 @@ pub(crate) struct OpenGate<T> {
 ///   merged the two outcomes into a flag and tested it again; without `#[cold]` it put the
 ///   loop's exit test first, behind a six-byte branch.
 ///
-/// The loop before ran 1.5 times slower at some places in criterion's binary than at others
-/// (README); this one ran at the same speed at the four function alignments tried.
+/// The loop before ran up to 1.7 times slower at some places in criterion's binary than at
+/// others; this one varied far less at the four function alignments tried (README).
 #[inline]
 pub(crate) fn push<S: Storage>(
     heap: &mut S,
