@@ -216,7 +216,7 @@ pub(crate) struct OpenGate<T> {
 ///   merged the two outcomes into a flag and tested it again; without `#[cold]` it put the
 ///   loop's exit test first, behind a six-byte branch.
 ///
-/// The loop before ran up to 1.7 times slower at some places in criterion's binary than at
+/// The loop before ran up to 1.8 times slower at some places in criterion's binary than at
 /// others; this one varied far less at the four function alignments tried (README).
 #[inline]
 pub(crate) fn push<S: Storage>(
@@ -240,10 +240,11 @@ pub(crate) fn push<S: Storage>(
     Ok(())
 }
 
-/// The rest of [`push`] for a value that may beat the root: offers it and returns the gate
-/// for what follows (open once the heap is full). Never inlined, so that the common case
-/// stays small in the caller's loop; it gets the position by value, so the compiler keeps
-/// the position in a register there.
+/// The rest of [`push`] for a value that may beat the root, and (through [`push_closed`])
+/// for every value while the gate is closed: offers it and returns the gate for what follows
+/// (open once the heap is full). Never inlined, so that the common case stays small in the
+/// caller's loop. It gets the position by value, so that the loop keeps the position in a
+/// register (it still stores it at each value: the call can see the selector).
 #[cold]
 #[inline(never)]
 fn push_slow<S: Storage>(heap: &mut S, at: u64, value: S::Value) -> Result<Gate<S::Value>, Error> {
