@@ -49,10 +49,11 @@ apt_install() {
     fi
 }
 
-# A cargo tool at a pinned version, built once per machine.
+# A cargo tool at a pinned version, built once per machine. Asked through cargo: run alone,
+# cargo-mutants takes no --version.
 cargo_tool() {
     local name=$1 version=$2
-    if "$name" --version 2>/dev/null | grep -qF "$version"; then
+    if cargo "${name#cargo-}" --version 2>/dev/null | grep -qF "$name $version"; then
         echo "==> $name $version: already installed"
     else
         step cargo install --locked "$name@$version"
