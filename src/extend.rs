@@ -21,11 +21,12 @@ const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
 /// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
 /// neither the heap nor `*next` changes.
 ///
-/// The values are read in blocks of [`BLOCK`](crate::block::BLOCK) once the heap is full, and a block is looked at
-/// value by value only if one of its values may beat the root or is NaN ([`crate::scan`]). When the
-/// heap is small and the slice long ([`one_pass`]), that is the only pass: the heap is copied
-/// to the stack first ([`Scratch`]), so that a NaN found late leaves the real one untouched.
-/// Otherwise the values are checked for NaN first ([`check_values`]) and then scanned.
+/// The values are read in blocks of [`BLOCK`](crate::block::BLOCK) once the heap is full, and a
+/// block is looked at value by value only if one of its values may beat the root or is NaN
+/// ([`crate::scan`]). When the heap is small and the slice long ([`one_pass`]), that is the only
+/// pass: the heap is copied to the stack first ([`Scratch`]), so that a NaN found late leaves the
+/// real one untouched. Otherwise the values are checked for NaN first ([`check_values`]) and then
+/// scanned.
 pub(crate) fn extend<S: Storage>(
     heap: &mut S,
     next: &mut u64,

@@ -29,9 +29,9 @@ pub(crate) struct OpenGate<T> {
     root: T,
 }
 
-/// Offers one value at stream position `*next`, as [`extend`](crate::extend::extend) on a slice of one would, with
-/// the common case first: once the heap is full, a value that does not beat the root
-/// ([`TotalRank::may_enter_above`], which also catches NaN) costs two comparisons, with the
+/// Offers one value at stream position `*next`, as [`extend`](crate::extend::extend) on a slice of
+/// one would, with the common case first: once the heap is full, a value that does not beat the
+/// root ([`TotalRank::may_enter_above`], which also catches NaN) costs two comparisons, with the
 /// stream's end and the root's value kept in `gate`, and no call.
 ///
 /// Written for the loop a compiler makes of `for &v in x { top.push(v)? }`, with the gate's

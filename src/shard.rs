@@ -14,13 +14,12 @@
 //!
 //! # Stream position after a merge
 //!
-//! Indices are global stream positions. A shard made with `with_offset(base)` covers the
-//! positions `base..stream_len()`. After a merge the selector's
-//! [`stream_len`](crate::Selector::stream_len) is the greater of the two: the position after the last one
-//! either part reached. A later push continues from there, which is right when the merged
-//! parts cover the positions before it (for shards of one row, once all are merged); the
-//! positions of the parts must not overlap, and an overlap that shows in the kept entries is
-//! [`Error::DuplicateIndex`].
+//! Indices are global stream positions. A shard made with `with_offset(base)` covers the positions
+//! `base..stream_len()`. After a merge the selector's [`stream_len`](crate::Selector::stream_len)
+//! is the greater of the two: the position after the last one either part reached. A later push
+//! continues from there, which is right when the merged parts cover the positions before it (for
+//! shards of one row, once all are merged); the positions of the parts must not overlap, and an
+//! overlap that shows in the kept entries is [`Error::DuplicateIndex`].
 //!
 //! # Cost
 //!
@@ -63,7 +62,8 @@ impl<T: TotalRank> Source for [Entry<T>] {
     }
 }
 
-/// Checks the incoming entries (see [`Selector::merge_entries`](crate::Selector::merge_entries)), then merges them.
+/// Checks the incoming entries (see [`Selector::merge_entries`](crate::Selector::merge_entries)),
+/// then merges them.
 pub(crate) fn merge_checked<S, R>(
     heap: &mut S,
     next: &mut u64,

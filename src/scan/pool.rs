@@ -24,8 +24,8 @@ pub(super) const POOL_MAX_K: usize = 128;
 /// alike, 2k and 4k were slower).
 const POOL_ROUND: usize = 3;
 
-/// The blocks of [`scan`](super::scan()) for k in [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] on the full heap, the
-/// first at stream position `start`: candidates (values that may beat the threshold, the
+/// The blocks of [`scan`](super::scan()) for k in [`POOL_MIN_K`]`..=`[`POOL_MAX_K`] on the full
+/// heap, the first at stream position `start`: candidates (values that may beat the threshold, the
 /// worst kept at the last compaction) go to a pool on the stack, and when it holds
 /// [`POOL_ROUND`]·k of them, a compaction keeps the best k of heap and pool ([`compact`]) and
 /// raises the threshold. A candidate costs a store and its share of a quickselect, a few

@@ -10,11 +10,11 @@ use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::heap::{offer, Storage};
 use crate::{Entry, Error, TotalRank};
 
-/// A floor for filling an empty heap of capacity k from a long slice ([`scan`](super::scan())): a value
-/// that k values of the slice are strictly above, so that no value at or below it can be
-/// among the k best. The heap then fills with the values above it ([`fill_above`]) instead of
-/// with the first k, whose worst is a low root that has to climb. The better of two, each
-/// `None` when it does not hold (ties, NaN) or does not apply:
+/// A floor for filling an empty heap of capacity k from a long slice ([`scan`](super::scan())): a
+/// value that k values of the slice are strictly above, so that no value at or below it can be
+/// among the k best. The heap then fills with the values above it ([`fill_above`]) instead of with
+/// the first k, whose worst is a low root that has to climb. The better of two, each `None` when it
+/// does not hold (ties, NaN) or does not apply:
 ///
 /// - [`column_floor`], from the first 4,096 values, for k < [`BLOCK`]: on a row in random order
 ///   it saves about half of the 400 insertions of k = 50 in 151,936 values;
@@ -83,8 +83,7 @@ const WINDOW_SLACK: usize = 8;
 /// For k outside [`POOL_MIN_K`]`..=`[`POOL_MAX_K`], where no pool keeps a row whose values
 /// mostly enter at O(n), it is the best floor of [`SPREAD_WINDOWS`] windows spread over the
 /// slice, the last at its end: they also catch a row that rises then falls. Within it the pool
-/// does, and eight windows made the first 4,096 values of a row of logits cost 3.9 µs instead
-/// of 3.3 (k = 50).
+/// does, and the windows would cost a row of logits more than they save (docs/DESIGN.md).
 #[inline(always)]
 fn tail_floor<T: TotalRank>(values: &[T], k: usize) -> Option<T> {
     let width = k.checked_add(WINDOW_SLACK)?;
