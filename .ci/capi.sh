@@ -5,16 +5,10 @@
 # `cargo test` (capi/tests/c_test.rs), which .ci/run runs before this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 
-step() {
-    echo "==> $*"
-    "$@"
-}
-
-if ! command -v gcc >/dev/null || ! command -v g++ >/dev/null; then
-    step apt-get update
-    step apt-get install -y --no-install-recommends gcc g++ libc6-dev
-fi
+apt_install gcc gcc g++ libc6-dev
+apt_install g++ g++
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -52,7 +46,7 @@ step gcc -std=c11 "${strict[@]}" capi/examples/top_logits.c "$lib" "${libs[@]}" 
 step "$out/top_logits"
 
 # Miri on the Rust tests of the FFI (raw pointers to slices, uninitialised outputs).
-step rustup toolchain install nightly --profile minimal --component miri
-step cargo +nightly miri test -p tinytopk-capi --test ffi
+nightly
+step cargo +"$NIGHTLY" miri test -p tinytopk-capi --test ffi
 
-echo "==> .ci/capi.sh: all steps passed"
+step_summary .ci/capi.sh

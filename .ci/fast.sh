@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
-# CI for the fast path (issue 5): the portable fallback without `std` (no run-time dispatch),
-# the SIMD path compiled in at build time, and the bench report on a small real run.
-# The bench smoke run (`cargo bench -- --test`) is in .ci/run.
+# CI for the fast path: the SIMD path compiled in at build time, with and without `std`, and
+# the bench report on a small real run. The portable fallback without `std` is tested in
+# .ci/features.sh (`cargo test --no-default-features`); the bench smoke run is in .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 
-step() {
-    echo "==> $*"
-    "$@"
-}
-
-# Without `std`: no run-time detection, the portable scan only.
-step cargo test --no-default-features --lib --test prefilter --test properties
-# AVX2 known at compile time: the dispatch point compiles to the one copy.
+# AVX2 known at compile time: the dispatch point compiles to the one copy. Other RUSTFLAGS:
+# their own target directory, so that they do not evict the main build. The unit tests and the
+# pre-filter's tests are the ones that reach the SIMD code.
 if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
-    step env RUSTFLAGS="-C target-feature=+avx2" cargo test --lib --test prefilter \
+    step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --lib --test prefilter \
         --target-dir target/avx2
     # and without `std`: the AVX2 block test from the build's features, no detection.
-    step env RUSTFLAGS="-C target-feature=+avx2" cargo test --no-default-features --lib \
-        --test prefilter --target-dir target/avx2
+    step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --no-default-features \
+        --lib --test prefilter --target-dir target/avx2
 fi
-# The report turns a real (small) criterion run into its table and plot.
-TINYTOPK_BENCH_N=49152 step cargo bench --bench topk -- 'normal/n=49152/k=50/'
+# The report turns a real (small) criterion run into its table and plot. Every feature, as in
+# .ci/run's bench run, so that the same build serves both.
+TINYTOPK_BENCH_N=49152 step cargo bench --all-features --bench topk -- 'normal/n=49152/k=50/'
 step python3 scripts/bench_report.py --n 49152 --svg target/bench-ci.svg
 test -s target/bench-ci.svg
+
+step_summary .ci/fast.sh

@@ -4,16 +4,9 @@
 # .ci/run) then runs every row through the Rust APIs (tests/fixtures.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/lib.sh
 
-step() {
-    echo "==> $*"
-    "$@"
-}
-
-if ! command -v python3 >/dev/null; then
-    step apt-get update
-    step apt-get install -y --no-install-recommends python3
-fi
+apt_install python3 python3
 step python3 --version
 
 scratch=$(mktemp -d)
@@ -28,8 +21,9 @@ if [ "$committed" != "$generated" ]; then
     diff <(echo "$committed") <(echo "$generated") >&2 || true
     exit 1
 fi
+echo "==> cmp each of fixtures/*.txt with what the reference wrote"
 for f in $generated; do
-    if ! step cmp "fixtures/$f" "$scratch/$f"; then
+    if ! cmp "fixtures/$f" "$scratch/$f"; then
         echo "fixtures/$f differs from what fixtures/reference.py generates;" \
             "regenerate with: python3 fixtures/reference.py generate fixtures" >&2
         exit 1
@@ -37,3 +31,5 @@ for f in $generated; do
 done
 
 step python3 fixtures/reference.py check fixtures
+
+step_summary .ci/fixtures.sh

@@ -3,13 +3,10 @@
 # and proof that a failed check and a HardFault each fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. .ci/platforms-lib.sh
+. .ci/lib.sh
 
 step rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
-if ! command -v qemu-system-arm >/dev/null; then
-    step apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq qemu-system-arm
-fi
+apt_install qemu-system-arm qemu-system-arm
 # The crate itself, for a core with neither an FPU nor atomics.
 step cargo build --target thumbv6m-none-eabi --no-default-features
 
@@ -29,3 +26,5 @@ for feature in fail-on-purpose fault-on-purpose; do
         exit 1
     fi
 done
+
+step_summary .ci/platforms-embedded.sh

@@ -3,7 +3,7 @@
 # and an exported top_k_into in a wasm32-unknown-unknown module, checked from node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. .ci/platforms-lib.sh
+. .ci/lib.sh
 
 step rustup target add wasm32-wasip1 wasm32-unknown-unknown
 step node --version
@@ -16,3 +16,5 @@ step cargo clippy --release --target wasm32-unknown-unknown -- -D warnings
 step cargo build --release --target wasm32-unknown-unknown
 cd ../..
 step node wasm/check.mjs wasm/export/target/wasm32-unknown-unknown/release/tinytopk_wasm_export.wasm
+
+step_summary .ci/platforms-wasm.sh

@@ -2,7 +2,8 @@
 """The bench report: criterion's medians as a table of ratios and a plot. Python stdlib only.
 
     cargo bench                        # writes target/criterion/**/new/estimates.json
-    python3 scripts/bench_report.py    # prints a Markdown table, writes docs/bench.svg
+    python3 scripts/bench_report.py    # prints the tables, rewrites them in docs/BENCHMARKS.md,
+                                       # writes docs/bench.svg
 
 Every group of benches/topk.rs is one (shape, n, k) with every method run on the same row. The
 table gives, per group, the floor's median time (one max-reduction over the row: reading it
@@ -12,8 +13,23 @@ method, one panel per shape, for one k.
 
 Then the targets of the fast-path issue (n = 151,936), each with its ratio in the same run.
 
-Options: --criterion DIR (default target/criterion), --n N (table rows for this n only; 0 for
-all), --k K (the plot's k, default 50), --svg PATH (default docs/bench.svg).
+The Markdown file gets only its two generated sections rewritten, each between a pair of
+markers (`<!-- bench_report:table begin -->` ... `<!-- bench_report:table end -->`, the same
+with `targets`); the prose around them (the machine, the commit, the history) is by hand. A
+file without the markers is left alone (an error); a file that does not exist is created with
+just the two sections.
+
+Options:
+  --criterion DIR  criterion's output (default target/criterion)
+  --n N            table rows for this n only; 0 for all (default 151936)
+  --k K            the plot's k (default 50)
+  --svg PATH       the plot (default docs/bench.svg)
+  --out PATH       the Markdown file whose generated sections are rewritten. Default
+                   docs/BENCHMARKS.md, but only when --svg is not given either: a run that
+                   sends the plot elsewhere (CI's small run, `--svg target/bench-ci.svg`)
+                   writes no Markdown unless --out names a file.
+  --no-write       print the tables, write no file at all.
+The Markdown is not written when the table would have no row (no group for that n).
 """
 
 import argparse
@@ -195,25 +211,98 @@ def svg(groups, k):
     return "\n".join(out) + "\n"
 
 
+MARKERS = ("table", "targets")
+DEFAULT_SVG = "docs/bench.svg"
+DEFAULT_OUT = "docs/BENCHMARKS.md"
+
+
+def marker(name, end):
+    return f"<!-- bench_report:{name} {'end' if end else 'begin'} -->"
+
+
+def update_markdown(text, sections):
+    """text with each {name: body} section replaced between its markers, or None if a pair
+    of markers is missing or out of order."""
+    for name, body in sections.items():
+        begin, end = marker(name, False), marker(name, True)
+        i, j = text.find(begin), text.find(end)
+        if i < 0 or j < i or text.count(begin) != 1 or text.count(end) != 1:
+            return None
+        text = text[: i + len(begin)] + "\n" + body.rstrip("\n") + "\n" + text[j:]
+    return text
+
+
+def markdown_text(path, sections):
+    """The new text of path: its generated sections rewritten, or, if it does not exist, only
+    them. None if the file exists without its markers."""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return update_markdown(f.read(), sections)
+    return "\n\n".join(
+        f"{marker(name, False)}\n{body.rstrip()}\n{marker(name, True)}"
+        for name, body in sections.items()
+    ) + "\n"
+
+
+def write_file(path, text):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.split("\n")[1:]),
+    )
     ap.add_argument("--criterion", default="target/criterion")
     ap.add_argument("--n", type=int, default=151936)
     ap.add_argument("--k", type=int, default=50)
-    ap.add_argument("--svg", default="docs/bench.svg")
+    ap.add_argument("--svg", default=None, help=f"the plot (default {DEFAULT_SVG})")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help=f"the Markdown to update (default {DEFAULT_OUT}, unless --svg is given)",
+    )
+    ap.add_argument("--no-write", action="store_true", help="print only, write no file")
     args = ap.parse_args()
     groups = load(args.criterion)
     if not groups:
         sys.exit(f"no criterion results under {args.criterion}: run `cargo bench` first")
-    print(table(groups, args.n))
+    rows = table(groups, args.n)
+    goals = targets(groups)
+    print(rows)
     print()
-    print(targets(groups))
+    print(goals)
+    if args.no_write:
+        return
+    # Decide everything before writing anything: a refused Markdown file leaves the plot alone.
+    out = args.out or (DEFAULT_OUT if args.svg is None else None)
+    text = None
+    if out is not None:
+        if rows.count("\n") < 2:
+            sys.exit(f"no group for n = {args.n}: nothing written ({out} left alone)")
+        text = markdown_text(out, {"table": rows, "targets": goals})
+        if text is None:
+            sys.exit(
+                f"{out} lacks the markers {marker('table', False)} ... "
+                f"{marker('targets', True)}: nothing written"
+            )
+    svg_path = args.svg or DEFAULT_SVG
     picture = svg(groups, args.k)
     if picture:
-        os.makedirs(os.path.dirname(args.svg) or ".", exist_ok=True)
-        with open(args.svg, "w") as f:
-            f.write(picture)
-        print(f"\nwrote {args.svg}", file=sys.stderr)
+        write_file(svg_path, picture)
+        print(f"\nwrote {svg_path}", file=sys.stderr)
+    else:
+        print(f"\nno group at k = {args.k}: no plot written", file=sys.stderr)
+    if text is None:
+        print(f"--svg given without --out: {DEFAULT_OUT} left alone", file=sys.stderr)
+        return
+    write_file(out, text)
+    print(f"wrote {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Mutation testing of src/ with cargo-mutants (installed if missing): every mutant must be
 # caught by the tests; the ones no test can catch are listed with the reason in
-# .cargo/mutants.toml. Fails on a missed mutant or a timeout. Extra arguments go to
-# cargo mutants (e.g. --shard 0/8, or --list). Results in mutants.out/.
+# .cargo/mutants.toml. Fails on a missed mutant. Without arguments it runs every mutant (the
+# full sweep); extra arguments go to cargo mutants (e.g. --shard 0/32 as CI does, or --list).
+# Results in mutants.out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The pinned cargo-mutants version and the installer, shared with CI.
+. .ci/lib.sh
 
-version=27.1.0
-if ! cargo-mutants --version 2>/dev/null | grep -q "$version"; then
-    cargo install --locked "cargo-mutants@$version"
-fi
+cargo_tool cargo-mutants "$CARGO_MUTANTS_VERSION"
 # The properties run 64 cases per mutant, as in CI.
 export PROPTEST_CASES="${PROPTEST_CASES:-64}"
 # Every mutant relinks each test binary: without debug info that is several times faster.

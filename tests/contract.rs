@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{assert_every_api, oracle, zip_entries, Rng, F32_POOL, NAN_BITS};
+use common::{
+    assert_every_api, assert_every_api_is_the_oracle, oracle, seeded_tie_heavy, zip_entries, Rng,
+    Value,
+};
 use tinytopk::{top_k_into, Entry, Error, SliceTopK, TopK, TotalRank};
 
 const NEG_INF: f32 = f32::NEG_INFINITY;
@@ -144,8 +147,7 @@ fn assert_rejected(x: &[f32], k_idx: usize, k_val: usize, expected: Error) {
 fn nan_and_bad_k_are_einval_and_write_nothing() {
     let base = [4.0_f32, NEG_INF, 7.0, 0.0, 7.0, -2.0, 1.0];
     let n = base.len();
-    for bits in NAN_BITS {
-        let nan = f32::from_bits(bits);
+    for nan in f32::nans() {
         assert!(!nan.is_rankable());
         for pos in [0, n / 2, n - 1] {
             let mut x = base;
@@ -270,13 +272,10 @@ fn matches_a_full_sort() {
     let mut rng = Rng(0x0070_704b);
     for row in 0..rows {
         let n = rng.below(41);
-        // A pool of 1 to 6 values makes ties the rule, not the exception.
-        let pool: Vec<f32> = (0..1 + row % 6)
-            .map(|_| F32_POOL[rng.below(F32_POOL.len())])
-            .collect();
-        let x: Vec<f32> = (0..n).map(|_| pool[rng.below(pool.len())]).collect();
+        // A pool of 1 to 6 edge values makes ties the rule, not the exception.
+        let x: Vec<f32> = seeded_tie_heavy(&mut rng, 1 + row % 6, n);
         for k in 0..=n {
-            assert_every_api(&x, k, &oracle(&x, k));
+            assert_every_api_is_the_oracle(&x, k);
         }
         assert_every_api(&x, n + 1, &Err(Error::KTooLarge { k: n + 1, n }));
     }

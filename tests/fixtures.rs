@@ -43,7 +43,7 @@ const FILES: [(&str, &str); 6] = [
 ];
 
 /// A value type of the fixture files (FORMAT.md, "Value types"), made from its bits.
-trait FixtureValue: TotalRank + Copy + Default + PartialEq + core::fmt::Debug {
+trait FixtureValue: TotalRank + Copy + Default + PartialOrd + core::fmt::Debug {
     /// The files of this type.
     const FILES: &'static [&'static str];
     /// Hex digits of a value token.

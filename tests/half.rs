@@ -7,30 +7,16 @@
 
 mod common;
 
-use core::cmp::Ordering;
-
-use common::{assert_every_api, oracle, Value};
+use common::{assert_every_api, ieee_order, oracle, row_and_k, tie_heavy, Value};
 use half::{bf16, f16};
 use proptest::prelude::*;
-use proptest::sample::select;
 use tinytopk::{top_k_into, Error, TopK, TotalRank};
-
-impl Value for f16 {
-    fn bits(self) -> u64 {
-        self.to_bits().into()
-    }
-}
-
-impl Value for bf16 {
-    fn bits(self) -> u64 {
-        self.to_bits().into()
-    }
-}
 
 /// A 16-bit float type under test, with its exact conversion to f32.
 trait Half: Value + Send + Sync + 'static {
     fn from_bits(bits: u16) -> Self;
     fn to_f32(self) -> f32;
+    fn from_f32(v: f32) -> Self;
 }
 
 impl Half for f16 {
@@ -39,6 +25,9 @@ impl Half for f16 {
     }
     fn to_f32(self) -> f32 {
         f16::to_f32(self)
+    }
+    fn from_f32(v: f32) -> Self {
+        f16::from_f32(v)
     }
 }
 
@@ -49,22 +38,16 @@ impl Half for bf16 {
     fn to_f32(self) -> f32 {
         bf16::to_f32(self)
     }
-}
-
-/// IEEE order through f32, written without the crate.
-fn f32_order(a: f32, b: f32) -> Ordering {
-    a.partial_cmp(&b).expect("both rankable")
+    fn from_f32(v: f32) -> Self {
+        bf16::from_f32(v)
+    }
 }
 
 /// Every one of the 65,536 bit patterns: rankable iff not NaN as f32, and the order against
-/// the neighbours that matter (both zeros, both infinities, the smallest and largest).
+/// the neighbours that matter: the type's edge values (both zeros, both infinities, the
+/// extremes, the smallest normal and subnormals).
 fn every_bit_pattern<H: Half>() {
-    let pivots: Vec<H> = [0x0000, 0x8000, 0x0001, 0x8001, 0x3C00, 0xBC00]
-        .into_iter()
-        .chain([0x7C00, 0xFC00, 0x7F80, 0xFF80, 0x7BFF, 0x7F7F])
-        .map(H::from_bits)
-        .filter(|p| p.is_rankable())
-        .collect();
+    let pivots = H::edges();
     for bits in 0..=u16::MAX {
         let v = H::from_bits(bits);
         assert_eq!(v.is_rankable(), !v.to_f32().is_nan(), "{bits:#06x}");
@@ -72,7 +55,7 @@ fn every_bit_pattern<H: Half>() {
             for &p in &pivots {
                 assert_eq!(
                     v.rank_cmp(&p),
-                    f32_order(v.to_f32(), p.to_f32()),
+                    ieee_order(&v.to_f32(), &p.to_f32()),
                     "{bits:#06x} vs {p:?}"
                 );
             }
@@ -118,55 +101,39 @@ fn zeros_tie_and_minus_infinity_ranks_last() {
     );
 }
 
-#[test]
-fn nan_of_any_pattern_is_named_and_nothing_is_written() {
-    for bits in [0x7E00_u16, 0x7C01, 0xFE00, 0xFFFF, 0x7D23] {
-        let x = [f16::ONE, f16::from_bits(bits), f16::ZERO];
-        let (mut idx, mut val) = ([9_u32; 2], [f16::MAX; 2]);
+/// Every NaN of the type's list: named by `top_k_into` with nothing written, and by a selector's
+/// push with the stream position kept.
+fn nan_of_any_pattern<H: Half>() {
+    let one = H::from_f32(1.0);
+    let sentinel = H::from_f32(-7.5);
+    for nan in H::nans() {
+        assert!(!nan.is_rankable(), "{nan:?}");
+        let x = [one, nan, H::default()];
+        let (mut idx, mut val) = ([9_u32; 2], [sentinel; 2]);
         assert_eq!(
             top_k_into(&x, &mut idx, &mut val),
             Err(Error::NotRankable { index: 1 })
         );
-        assert_eq!((idx, val), ([9; 2], [f16::MAX; 2]));
-    }
-    for bits in [0x7FC0_u16, 0x7F81, 0xFFC0, 0xFFFF, 0x7FAB] {
-        let mut top = TopK::<bf16, 1>::new();
-        top.push(bf16::ONE).unwrap();
-        assert_eq!(
-            top.push(bf16::from_bits(bits)),
-            Err(Error::NotRankable { index: 1 })
-        );
+        assert_eq!(idx, [9; 2]);
+        assert_eq!(val.map(H::bits), [sentinel.bits(); 2]);
+
+        let mut top = TopK::<H, 1>::new();
+        top.push(one).unwrap();
+        assert_eq!(top.push(nan), Err(Error::NotRankable { index: 1 }));
         assert_eq!(top.stream_len(), 1);
     }
 }
 
-/// Tie-heavy 16-bit values: both zeros, both infinities, the extremes, subnormals, and any
-/// non-NaN pattern.
-fn half_values<H: Half>() -> impl Strategy<Value = H> + Clone {
-    let pool: Vec<H> = [
-        0x0000, 0x8000, 0x3C00, 0xBC00, 0x0001, 0x8001, 0x7BFF, 0xFBFF,
-    ]
-    .into_iter()
-    .chain([0x7C00, 0xFC00, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F])
-    .map(H::from_bits)
-    .filter(|v| v.is_rankable())
-    .collect();
-    prop_oneof![
-        select(pool),
-        any::<u16>()
-            .prop_map(H::from_bits)
-            .prop_filter("rankable", |v| v.is_rankable())
-    ]
+#[test]
+fn nan_of_any_pattern_is_named_and_nothing_is_written() {
+    nan_of_any_pattern::<f16>();
+    nan_of_any_pattern::<bf16>();
 }
 
-/// Rows of up to 64 values from a pool of 1 to 8, with a k in `0..=n + 1`.
+/// Tie-heavy rows of 16-bit values (edge values and any non-NaN pattern): up to 64 values from
+/// a pool of 1 to 8, with a k in `0..=n + 1`.
 fn rows<H: Half>() -> impl Strategy<Value = (Vec<H>, usize)> {
-    prop::collection::vec(half_values::<H>(), 1..=8)
-        .prop_flat_map(|pool| prop::collection::vec(select(pool), 0..=64))
-        .prop_flat_map(|x| {
-            let n = x.len();
-            (Just(x), 0..=n + 1)
-        })
+    row_and_k(tie_heavy::<H>(1..=8, 64))
 }
 
 /// Every API equals the oracle, and the same indices come out of the row converted to f32.
@@ -196,7 +163,7 @@ proptest! {
     fn f16_order_is_f32_order(a in any::<u16>(), b in any::<u16>()) {
         let (a, b) = (f16::from_bits(a), f16::from_bits(b));
         if a.is_rankable() && b.is_rankable() {
-            prop_assert_eq!(a.rank_cmp(&b), f32_order(a.to_f32(), b.to_f32()));
+            prop_assert_eq!(a.rank_cmp(&b), ieee_order(&a.to_f32(), &b.to_f32()));
         }
     }
 
@@ -204,7 +171,7 @@ proptest! {
     fn bf16_order_is_f32_order(a in any::<u16>(), b in any::<u16>()) {
         let (a, b) = (bf16::from_bits(a), bf16::from_bits(b));
         if a.is_rankable() && b.is_rankable() {
-            prop_assert_eq!(a.rank_cmp(&b), f32_order(a.to_f32(), b.to_f32()));
+            prop_assert_eq!(a.rank_cmp(&b), ieee_order(&a.to_f32(), &b.to_f32()));
         }
     }
 

@@ -4,19 +4,15 @@
 
 mod common;
 
-use common::{bits, zip_entries, Rng, F32_POOL};
+use common::{bits, seeded_tie_heavy, zip_entries, Rng, F32_POOL};
 use proptest::prelude::*;
 use proptest::sample::select;
 use tinytopk::{par_top_k_into, par_top_k_rows, top_k_into, top_k_rows, Error, MIN_SHARD_LEN};
 
-/// A row long enough for several shards, drawn from a small pool: ties everywhere, across
-/// shard boundaries too.
+/// A row long enough for several shards, drawn from a small pool of edge values: ties
+/// everywhere, across shard boundaries too.
 fn tie_heavy_row(n: usize, pool: usize, seed: u64) -> Vec<f32> {
-    let mut rng = Rng(seed);
-    let pool: Vec<f32> = (0..pool)
-        .map(|_| F32_POOL[rng.below(F32_POOL.len())])
-        .collect();
-    (0..n).map(|_| pool[rng.below(pool.len())]).collect()
+    seeded_tie_heavy(&mut Rng(seed), pool, n)
 }
 
 /// What one call gave: its result and the outputs (index, value bits).

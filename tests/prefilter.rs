@@ -2,11 +2,14 @@
 //! root, NaN in the first block, the last block and the remainder, blocks that straddle the
 //! end of the fill, k above and below a block (64 values) and above the one-pass bound (64),
 //! rows long enough for the one-pass path (256 values and more) and for the seeded fill of an
-//! empty heap (4,096 values and more, k below 64, distinct or many-level values).
+//! empty heap (4,096 values and more, k below 64, distinct or many-level values); the first
+//! NaN named whatever block of a long row it is in.
 
 mod common;
 
-use common::{assert_every_api, oracle, zip_entries, Rng};
+use common::{
+    assert_every_api, assert_every_api_is_the_oracle, edge_row, oracle, zip_entries, Rng, Value,
+};
 use tinytopk::{top_k_into, Error, SliceTopK, TopK};
 
 /// The k tried on every row: below, at and above a block and the one-pass bound (a few under
@@ -50,7 +53,7 @@ fn ties_with_the_root_and_block_edges_match_the_oracle() {
     for n in lengths() {
         for x in rows(n, n as u64) {
             for &k in ks() {
-                assert_every_api(&x, k, &oracle(&x, k));
+                assert_every_api_is_the_oracle(&x, k);
             }
         }
     }
@@ -145,5 +148,94 @@ fn a_stream_in_pieces_of_every_size_matches_the_oracle() {
             assert_eq!(zip_entries(i, v), oracle(&x, k).unwrap(), "k = {k}");
             assert_eq!(array.into_sorted().to_vec(), oracle(&x, 64).unwrap());
         }
+    }
+}
+
+/// A row whose first NaN is at `first` is rejected with that position by every API, with
+/// nothing written, whatever the block of values it sits in, how many NaNs share its block,
+/// and where the stream started.
+fn assert_first_nan_named(x: &[f32], first: usize) {
+    let want = Err(Error::NotRankable { index: first });
+    for k in [0, 1, 5] {
+        let (mut idx, mut val) = (vec![7_u32; k], vec![-7.5_f32; k]);
+        assert_eq!(
+            top_k_into(x, &mut idx, &mut val),
+            want,
+            "top_k_into, k = {k}"
+        );
+        assert!(idx.iter().all(|&i| i == 7) && val.iter().all(|&v| v == -7.5));
+
+        let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+        assert_eq!(top.extend_from_slice(x), want, "SliceTopK, k = {k}");
+        assert_eq!(top.stream_len(), 0);
+    }
+    // After three values, the positions are counted from the start of the stream.
+    let mut top = TopK::<f32, 4>::new();
+    top.extend_from_slice(&[1.0, 2.0, 3.0]).unwrap();
+    assert_eq!(
+        top.extend_from_slice(x),
+        Err(Error::NotRankable { index: 3 + first })
+    );
+    assert_eq!(top.stream_len(), 3);
+}
+
+/// Rows of edge values from one block (64 values) to several, with the first NaN at the
+/// start, the end and the edges of every block: the first NaN is the one named.
+#[test]
+fn a_nan_in_any_block_of_a_long_row_is_named() {
+    let mut rng = Rng(0x6d75_7461);
+    let lens: &[usize] = if cfg!(miri) {
+        &[65, 257]
+    } else {
+        &[
+            64, 65, 127, 128, 129, 200, 255, 256, 257, 511, 512, 513, 700,
+        ]
+    };
+    let nans = f32::nans();
+    for &n in lens {
+        let mut firsts = vec![
+            0,
+            1,
+            31,
+            62,
+            63,
+            64,
+            65,
+            100,
+            127,
+            128,
+            191,
+            192,
+            254,
+            255,
+            256,
+            257,
+            511,
+            512,
+            n - 2,
+            n - 1,
+        ];
+        firsts.retain(|&p| p < n);
+        for first in firsts {
+            // One NaN, then two and three in the same block, then more in later blocks.
+            for extra in [
+                vec![],
+                vec![first + 1],
+                vec![first + 1, first + 2],
+                vec![n - 1],
+            ] {
+                let mut x: Vec<f32> = edge_row(&mut rng, n);
+                for (i, &at) in [first].iter().chain(&extra).enumerate() {
+                    if at < n {
+                        x[at] = nans[i % nans.len()];
+                    }
+                }
+                assert_first_nan_named(&x, first);
+            }
+        }
+        // And a clean row of the same length is accepted.
+        let x: Vec<f32> = edge_row(&mut rng, n);
+        let (mut idx, mut val) = ([0_u32; 5], [0.0_f32; 5]);
+        assert_eq!(top_k_into(&x, &mut idx, &mut val), Ok(()), "n = {n}");
     }
 }

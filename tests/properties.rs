@@ -1,100 +1,42 @@
-//! Property tests: every API against the oracle on tie-heavy rows of f32, f64 and i32.
+//! Property tests: every API against the oracle on tie-heavy rows of f32, f64 and i32 (each
+//! type's edge values and any rankable value).
 
 mod common;
 
 use common::{
-    assert_every_api, bits, oracle, proptest_config, via_slice_topk, via_topk, Feed, Value,
-    F32_POOL, NAN_BITS,
+    assert_every_api_is_the_oracle, bits, proptest_config, row_and_k, tie_heavy, via_slice_topk,
+    via_topk, Feed, Value,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
 use tinytopk::{top_k_into, Error, SliceTopK, TopK};
 
-/// A row of up to `max_len` values drawn from a pool of 1 to 8 values of `values`: ties everywhere.
-fn tie_heavy<T: Clone + core::fmt::Debug + 'static>(
-    values: impl Strategy<Value = T> + Clone,
-    max_len: usize,
-) -> impl Strategy<Value = Vec<T>> {
-    prop::collection::vec(values, 1..=8)
-        .prop_flat_map(move |pool| prop::collection::vec(select(pool), 0..=max_len))
-}
-
-/// A row with a k in `0..=n + 1` (n + 1 must be rejected).
-fn row_and_k<T: Clone + core::fmt::Debug + 'static>(
-    row: impl Strategy<Value = Vec<T>>,
-) -> impl Strategy<Value = (Vec<T>, usize)> {
-    row.prop_flat_map(|x| {
-        let n = x.len();
-        (Just(x), 0..=n + 1)
-    })
-}
-
-fn f32_values() -> impl Strategy<Value = f32> + Clone {
-    prop_oneof![
-        select(F32_POOL.to_vec()),
-        any::<f32>().prop_filter("rankable", |v| !v.is_nan())
-    ]
-}
-
-fn f64_values() -> impl Strategy<Value = f64> + Clone {
-    prop_oneof![
-        select(vec![
-            0.0,
-            -0.0,
-            1.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MAX,
-            f64::MIN,
-            5e-324
-        ]),
-        any::<f64>().prop_filter("rankable", |v| !v.is_nan())
-    ]
-}
-
-fn i32_values() -> impl Strategy<Value = i32> + Clone {
-    prop_oneof![select(vec![0, -1, 1, i32::MIN, i32::MAX]), any::<i32>()]
-}
-
-/// Every API equals the oracle, and every kept value is the input's own bits.
-fn every_api_is_the_oracle<T: Value>(x: &[T], k: usize) {
-    let expected = oracle(x, k);
-    assert_every_api(x, k, &expected);
-    if let Ok(expected) = expected {
-        // `PartialEq` says 0.0 == -0.0: the bits must agree too.
-        let mut idx = vec![0; k];
-        let mut val = vec![T::default(); k];
-        top_k_into(x, &mut idx, &mut val).unwrap();
-        assert_eq!(bits(&common::zip_entries(&idx, &val)), bits(&expected));
-    }
-}
-
 proptest! {
     #![proptest_config(proptest_config())]
 
     #[test]
-    fn f32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(f32_values(), 64))) {
-        every_api_is_the_oracle(&x, k);
+    fn f32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy::<f32>(1..=8, 64))) {
+        assert_every_api_is_the_oracle(&x, k);
     }
 
     #[test]
-    fn f64_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(f64_values(), 64))) {
-        every_api_is_the_oracle(&x, k);
+    fn f64_rows_match_the_oracle((x, k) in row_and_k(tie_heavy::<f64>(1..=8, 64))) {
+        assert_every_api_is_the_oracle(&x, k);
     }
 
     #[test]
-    fn i32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy(i32_values(), 64))) {
-        every_api_is_the_oracle(&x, k);
+    fn i32_rows_match_the_oracle((x, k) in row_and_k(tie_heavy::<i32>(1..=8, 64))) {
+        assert_every_api_is_the_oracle(&x, k);
     }
 
     /// A long row (many replacements at the root) against the oracle, with a larger k.
     #[test]
     fn long_rows_match_the_oracle(
-        x in tie_heavy(f32_values(), if cfg!(miri) { 200 } else { 3000 }),
+        x in tie_heavy::<f32>(1..=8, if cfg!(miri) { 200 } else { 3000 }),
         k in 0_usize..=200,
     ) {
         let k = k.min(x.len());
-        every_api_is_the_oracle(&x, k);
+        assert_every_api_is_the_oracle(&x, k);
     }
 
     /// Feeding a selector in chunks split anywhere, each chunk by one extend or by a push per
@@ -102,7 +44,7 @@ proptest! {
     /// raised since its last push.
     #[test]
     fn extend_split_anywhere_is_push_one_at_a_time(
-        x in tie_heavy(f32_values(), 96),
+        x in tie_heavy::<f32>(1..=8, 96),
         cuts in prop::collection::vec(0_usize..=96, 0..8),
         by_push in prop::collection::vec(any::<bool>(), 9),
         k in 0_usize..=12,
@@ -140,8 +82,8 @@ proptest! {
     /// is left exactly as it was.
     #[test]
     fn nan_anywhere_is_named_and_nothing_is_written(
-        (mut x, k) in row_and_k(tie_heavy(f32_values(), 40)),
-        nans in prop::collection::vec((any::<prop::sample::Index>(), select(NAN_BITS.to_vec())), 1..4),
+        (mut x, k) in row_and_k(tie_heavy::<f32>(1..=8, 40)),
+        nans in prop::collection::vec((any::<prop::sample::Index>(), select(f32::nans())), 1..4),
         nan_payload in any::<u32>(),
     ) {
         if x.is_empty() {
@@ -151,8 +93,8 @@ proptest! {
         let clean = x.clone();
         // Any exponent-all-ones pattern with a non-zero mantissa is NaN.
         let extra = f32::from_bits(0x7F80_0000 | (nan_payload & 0x807F_FFFF) | 1);
-        for (i, (at, nan_bits)) in nans.iter().enumerate() {
-            let nan = if i == 0 { extra } else { f32::from_bits(*nan_bits) };
+        for (i, &(at, listed)) in nans.iter().enumerate() {
+            let nan = if i == 0 { extra } else { listed };
             x[at.index(clean.len())] = nan;
         }
         let first = x.iter().position(|v| v.is_nan()).unwrap();

@@ -4,16 +4,27 @@ mod common;
 
 use core::cmp::Ordering;
 
-use common::{F32_POOL, NAN_BITS};
+use common::{ieee_order, Value, F32_POOL};
 use proptest::prelude::*;
 use tinytopk::{Entry, TotalRank};
 
-/// IEEE order: `total_cmp` except that the two zeros tie.
+/// IEEE order by the bits (`total_cmp`) except that the two zeros tie: a definition apart from
+/// the comparison operators, which the crate and the oracle's [`ieee_order`] both use.
 fn ieee_f32(a: f32, b: f32) -> Ordering {
     if a == 0.0 && b == 0.0 {
         Ordering::Equal
     } else {
         a.total_cmp(&b)
+    }
+}
+
+/// Every pair of the type's edge values ranks by IEEE order.
+fn edges_rank_by_ieee<T: Value>() {
+    for a in T::edges() {
+        assert!(a.is_rankable(), "{a:?}");
+        for b in T::edges() {
+            assert_eq!(a.rank_cmp(&b), ieee_order(&a, &b), "{a:?} vs {b:?}");
+        }
     }
 }
 
@@ -23,6 +34,7 @@ fn floats_rank_by_ieee_and_zeros_tie() {
         assert!(a.is_rankable());
         for &b in &F32_POOL {
             assert_eq!(a.rank_cmp(&b), ieee_f32(a, b), "{a:?} vs {b:?}");
+            assert_eq!(ieee_order(&a, &b), ieee_f32(a, b), "the oracle's order");
             assert_eq!(
                 f64::from(a).rank_cmp(&f64::from(b)),
                 ieee_f32(a, b),
@@ -30,19 +42,33 @@ fn floats_rank_by_ieee_and_zeros_tie() {
             );
         }
     }
+    edges_rank_by_ieee::<f32>();
+    edges_rank_by_ieee::<f64>();
     assert_eq!((-0.0_f32).rank_cmp(&0.0), Ordering::Equal);
+    assert_eq!((-0.0_f64).rank_cmp(&0.0), Ordering::Equal);
     assert_eq!(f32::NEG_INFINITY.rank_cmp(&f32::MIN), Ordering::Less);
+}
+
+/// Every NaN of the type's list is unrankable, and every edge value (infinities, extremes,
+/// subnormals) is rankable.
+fn nans_are_unrankable<T: Value>() {
+    for nan in T::nans() {
+        assert!(!nan.is_rankable(), "{:#x}", nan.bits());
+    }
+    for v in T::edges() {
+        assert!(v.is_rankable(), "{v:?}");
+    }
 }
 
 #[test]
 fn every_nan_is_unrankable_and_infinities_are_not() {
-    for bits in NAN_BITS {
-        assert!(!f32::from_bits(bits).is_rankable(), "{bits:#x}");
-        let wide = (u64::from(bits) << 32) | 1;
-        assert!(!f64::from_bits(wide | 0x7FF0_0000_0000_0000).is_rankable());
+    nans_are_unrankable::<f32>();
+    nans_are_unrankable::<f64>();
+    for bits in common::NAN_BITS {
+        // A NaN widened to f64 is still a NaN.
+        assert!(!f64::from(f32::from_bits(bits)).is_rankable(), "{bits:#x}");
     }
-    for v in [f32::INFINITY, f32::NEG_INFINITY, f32::MAX, 1e-45] {
-        assert!(v.is_rankable());
+    for v in F32_POOL {
         assert!(f64::from(v).is_rankable());
     }
 }
@@ -93,6 +119,7 @@ proptest! {
         prop_assert_eq!(a.is_rankable(), !a.is_nan());
         if !a.is_nan() && !b.is_nan() {
             prop_assert_eq!(a.rank_cmp(&b), ieee_f32(a, b));
+            prop_assert_eq!(ieee_order(&a, &b), ieee_f32(a, b));
         }
     }
 

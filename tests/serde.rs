@@ -5,7 +5,7 @@ mod common;
 
 use core::cmp::Ordering;
 
-use common::{bits, oracle, F32_POOL};
+use common::{bits, ieee_order, oracle, F32_POOL};
 use proptest::prelude::*;
 use proptest::sample::select;
 use serde::{Deserialize, Serialize};
@@ -23,8 +23,7 @@ impl TotalRank for Bits {
         !f32::from_bits(self.0).is_nan()
     }
     fn rank_cmp(&self, other: &Self) -> Ordering {
-        let (a, b) = (f32::from_bits(self.0), f32::from_bits(other.0));
-        a.partial_cmp(&b).unwrap()
+        ieee_order(&f32::from_bits(self.0), &f32::from_bits(other.0))
     }
 }
 

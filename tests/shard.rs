@@ -4,23 +4,15 @@
 
 mod common;
 
-use common::{bits, oracle, zip_entries, Value, F32_POOL};
+use common::{bits, oracle, zip_entries, Value};
 use proptest::prelude::*;
-use proptest::sample::select;
 use tinytopk::{Entry, Error, SliceTopK, TopK, TotalRank};
 
 const K: usize = 6;
 
-fn f32_values() -> impl Strategy<Value = f32> + Clone {
-    prop_oneof![
-        select(F32_POOL.to_vec()),
-        any::<f32>().prop_filter("rankable", |v| !v.is_nan())
-    ]
-}
-
+/// A row of up to `max_len` values from a pool of 1 to 4 values of f32: ties everywhere.
 fn tie_heavy(max_len: usize) -> impl Strategy<Value = Vec<f32>> {
-    prop::collection::vec(f32_values(), 1..=4)
-        .prop_flat_map(move |pool| prop::collection::vec(select(pool), 0..=max_len))
+    common::tie_heavy::<f32>(1..=4, max_len)
 }
 
 /// Shard boundaries: sorted cuts in `0..=n`, with `0` and `n` at the ends (shards may be empty).

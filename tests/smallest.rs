@@ -1,51 +1,40 @@
-//! Smallest-k through `Reverse<T>`: every API against an oracle written without the crate's
-//! order (an ascending stable sort), the same tie rule (lower index first), -0.0 and 0.0 still
-//! tie, NaN inside still rejected with its position.
+//! Smallest-k through `Reverse<T>`: every API against the oracle on `Reverse` values (an
+//! ascending sort by IEEE order, checked against the oracle on the negated values), the same
+//! tie rule (lower index first), -0.0 and 0.0 still tie, NaN inside still rejected with its
+//! position.
 
 mod common;
 
 use core::cmp::Reverse;
 
-use common::{assert_every_api, Value, F32_POOL, NAN_BITS};
+use common::{assert_every_api, oracle, row_and_k, tie_heavy, Value};
 use proptest::prelude::*;
-use proptest::sample::select;
 use tinytopk::{top_k_into, Entry, Error, TopK};
-
-impl Value for Reverse<f32> {
-    fn bits(self) -> u64 {
-        self.0.to_bits().into()
-    }
-}
-
-impl Value for Reverse<i32> {
-    fn bits(self) -> u64 {
-        self.0 as u32 as u64
-    }
-}
-
-/// The k smallest of `x` by IEEE `<` (`partial_cmp`), equal values by ascending index (a
-/// stable sort), as `Reverse` entries. Rejects NaN first and k > n, as the contract says.
-fn smallest_oracle(x: &[f32], k: usize) -> Result<Vec<Entry<Reverse<f32>>>, Error> {
-    if let Some(index) = x.iter().position(|v| v.is_nan()) {
-        return Err(Error::NotRankable { index });
-    }
-    if k > x.len() {
-        return Err(Error::KTooLarge { k, n: x.len() });
-    }
-    let mut all: Vec<(u32, f32)> = (0..).zip(x.iter().copied()).collect();
-    all.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap());
-    Ok(all
-        .into_iter()
-        .take(k)
-        .map(|(index, v)| Entry {
-            value: Reverse(v),
-            index,
-        })
-        .collect())
-}
 
 fn reversed(x: &[f32]) -> Vec<Reverse<f32>> {
     x.iter().map(|&v| Reverse(v)).collect()
+}
+
+/// The oracle on `Reverse` values: the type's own comparison of `Reverse` is IEEE `<` of the
+/// values inside, so this is the k smallest, equal values by ascending index. Checked against
+/// the oracle on the negated values (negation reverses IEEE order exactly, -0.0 and 0.0 still
+/// tie): the same indices, or the same error.
+fn smallest_oracle(x: &[f32], k: usize) -> Result<Vec<Entry<Reverse<f32>>>, Error> {
+    let expected = oracle(&reversed(x), k);
+    let negated: Vec<f32> = x.iter().map(|&v| -v).collect();
+    assert_eq!(
+        ids(&expected),
+        ids(&oracle(&negated, k)),
+        "x = {x:?}, k = {k}"
+    );
+    expected
+}
+
+/// The indices of an outcome, or its error.
+fn ids<T>(r: &Result<Vec<Entry<T>>, Error>) -> Result<Vec<u32>, Error> {
+    r.as_ref()
+        .map(|e| e.iter().map(|e| e.index).collect())
+        .map_err(|e| *e)
 }
 
 #[test]
@@ -84,8 +73,8 @@ fn zeros_still_tie_and_infinity_ranks_last() {
 
 #[test]
 fn nan_inside_reverse_is_rejected_with_its_position() {
-    for bits in NAN_BITS {
-        let x = reversed(&[1.0, 2.0, f32::from_bits(bits), 0.5]);
+    for nan in f32::nans() {
+        let x = reversed(&[1.0, 2.0, nan, 0.5]);
         let (mut idx, mut val) = ([7_u32; 2], [Reverse(7.5_f32); 2]);
         assert_eq!(
             top_k_into(&x, &mut idx, &mut val),
@@ -110,22 +99,11 @@ fn integers_smallest_first() {
     assert_every_api(&x, 4, &expected);
 }
 
-fn f32_values() -> impl Strategy<Value = f32> + Clone {
-    prop_oneof![
-        select(F32_POOL.to_vec()),
-        any::<f32>().prop_filter("rankable", |v| !v.is_nan())
-    ]
-}
-
 proptest! {
     #![proptest_config(common::proptest_config())]
 
     #[test]
-    fn smallest_k_matches_the_oracle(
-        (x, k) in prop::collection::vec(f32_values(), 1..=8)
-            .prop_flat_map(|pool| prop::collection::vec(select(pool), 0..=64))
-            .prop_flat_map(|x| { let n = x.len(); (Just(x), 0..=n + 1) })
-    ) {
+    fn smallest_k_matches_the_oracle((x, k) in row_and_k(tie_heavy::<f32>(1..=8, 64))) {
         let expected = smallest_oracle(&x, k);
         assert_every_api(&reversed(&x), k, &expected);
     }

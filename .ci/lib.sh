@@ -1,0 +1,71 @@
+# Sourced by every .ci/ script (and scripts/mutants.sh): the helpers they share, and the
+# pinned versions of what they install, each named once here.
+
+# The one nightly, for Miri and for cargo-fuzz. A dated nightly installs the same toolchain on
+# every machine, with Miri in it, whatever the machine's own `nightly` is or has installed.
+NIGHTLY=nightly-2026-05-20
+# The cargo tools, at pinned versions: a new release cannot change what CI checks.
+CARGO_FUZZ_VERSION=0.13.2
+CARGO_MUTANTS_VERSION=27.1.0
+# The minimum Rust version the README names.
+MSRV=1.81
+
+export CARGO_TERM_COLOR=never
+# The same properties, fewer cases: CI machines are shared.
+if [ "${CI:-}" = true ]; then
+    export PROPTEST_CASES="${PROPTEST_CASES:-64}"
+fi
+
+# Prints a command, runs it, and prints how long it took; returns its exit code. The times
+# are also kept, for step_summary.
+STEP_TIMES=()
+step() {
+    echo "==> $*"
+    local start=$SECONDS status=0
+    "$@" || status=$?
+    local took=$((SECONDS - start))
+    echo "    ($took s: $*)"
+    STEP_TIMES+=("$(printf '%5d s  %s' "$took" "$*")")
+    return "$status"
+}
+
+# The time of each step this script ran, and the total since it started.
+step_summary() {
+    local name=$1 line
+    echo "==> $name: the time of each step"
+    for line in "${STEP_TIMES[@]}"; do
+        echo "    $line"
+    done
+    echo "==> $name: all steps passed in $SECONDS s ($((SECONDS / 60)) min $((SECONDS % 60)) s)"
+}
+
+# Installs Debian packages when the command that needs them is missing.
+apt_install() {
+    local command=$1
+    shift
+    if ! command -v "$command" >/dev/null; then
+        step apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq --no-install-recommends "$@"
+    fi
+}
+
+# A cargo tool at a pinned version, built once per machine.
+cargo_tool() {
+    local name=$1 version=$2
+    if "$name" --version 2>/dev/null | grep -qF "$version"; then
+        echo "==> $name $version: already installed"
+    else
+        step cargo install --locked "$name@$version"
+    fi
+}
+
+# The pinned nightly with Miri and the standard library's source (Miri and the fuzz build
+# compile their own std). Does nothing but check when it is already installed.
+nightly() {
+    if rustup run "$NIGHTLY" cargo miri --version >/dev/null 2>&1 &&
+        [ -d "$(rustup run "$NIGHTLY" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+        echo "==> $NIGHTLY with miri and rust-src: already installed"
+    else
+        step rustup toolchain install "$NIGHTLY" --profile minimal --component miri,rust-src
+    fi
+}
