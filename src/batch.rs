@@ -5,11 +5,11 @@ use crate::{Error, SliceTopK, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Shape {
+struct Shape {
     /// The row length.
-    pub(crate) n: usize,
+    n: usize,
     /// Entries per row.
-    pub(crate) k: usize,
+    k: usize,
 }
 
 /// Checks the shape of a batch of `x.len()` values in rows of `n` with `out` output places,
@@ -42,14 +42,15 @@ fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
 
 /// Checks a batch before anything is written: its shape ([`shape`]), then every row, the
 /// first bad row (by `first_bad_row`, given the rows and `n`) being the error. `None` if there
-/// is nothing to write (no rows, or `k == 0`), else the shape, with `k > 0`.
+/// is nothing to write (no rows, or `k == 0`), else the row length `n` and the entries per
+/// row `k > 0`.
 pub(crate) fn check_batch<T: TotalRank>(
     x: &[T],
     n: usize,
     idx: &[u32],
     val: &[T],
     first_bad_row: impl FnOnce(&[T], usize) -> Option<Error>,
-) -> Result<Option<Shape>, Error> {
+) -> Result<Option<(usize, usize)>, Error> {
     let Shape { n, k } = shape(x.len(), n, idx.len(), val.len())?;
     if x.is_empty() {
         return Ok(None);
@@ -57,7 +58,7 @@ pub(crate) fn check_batch<T: TotalRank>(
     if let Some(err) = first_bad_row(x, n) {
         return Err(err);
     }
-    Ok((k > 0).then_some(Shape { n, k }))
+    Ok((k > 0).then_some((n, k)))
 }
 
 /// Checks every row of a batch whose shape is known: each row is a stream of its own (indices
@@ -132,7 +133,7 @@ pub fn top_k_rows<T: TotalRank>(
         let mut rows = x.chunks_exact(n).enumerate();
         rows.find_map(|(row, values)| check_row(row, n, values).err())
     };
-    let Some(Shape { n, k }) = check_batch(x, n, idx, val, first_bad_row)? else {
+    let Some((n, k)) = check_batch(x, n, idx, val, first_bad_row)? else {
         return Ok(());
     };
     let outputs = idx.chunks_exact_mut(k).zip(val.chunks_exact_mut(k));

@@ -9,7 +9,7 @@ use std::vec::Vec;
 
 use rayon::prelude::*;
 
-use crate::batch::{check_batch, check_row, top_k_of_checked_row, Shape};
+use crate::batch::{check_batch, check_row, top_k_of_checked_row};
 use crate::check::MAX_STREAM_LEN;
 use crate::{top_k_into, Entry, Error, SliceTopK, TotalRank};
 
@@ -45,7 +45,7 @@ where
         let rows = x.par_chunks_exact(n).enumerate();
         rows.find_map_first(|(row, values)| check_row(row, n, values).err())
     };
-    let Some(Shape { n, k }) = check_batch(x, n, idx, val, first_bad_row)? else {
+    let Some((n, k)) = check_batch(x, n, idx, val, first_bad_row)? else {
         return Ok(());
     };
     x.par_chunks_exact(n)
