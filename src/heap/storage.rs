@@ -42,29 +42,56 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
+/// Implements [`Storage`] for a struct whose field `entries`, an `ArrayVec` of entries, holds
+/// the heap, and whose capacity is `$capacity` (`$this` is `&self` in it): [`Array`], whose
+/// capacity is a constant, and the copy of a smaller heap in `extend`, whose capacity is not.
+macro_rules! entries_storage {
+    ([$($generics:tt)*] $ty:ty, |$this:ident| $capacity:expr) => {
+        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {}
+
+        impl<$($generics)*> $crate::heap::Storage for $ty {
+            type Value = T;
+
+            #[inline]
+            fn len(&self) -> usize {
+                self.entries.len()
+            }
+            #[inline]
+            fn capacity(&self) -> usize {
+                let $this = self;
+                $capacity
+            }
+            #[inline]
+            fn get(&self, i: usize) -> $crate::Entry<T> {
+                self.entries[i]
+            }
+            #[inline]
+            fn set(&mut self, i: usize, entry: $crate::Entry<T>) {
+                self.entries[i] = entry;
+            }
+            #[inline]
+            fn append(&mut self, entry: $crate::Entry<T>) {
+                self.entries.push(entry);
+            }
+            fn clear(&mut self) {
+                self.entries.clear();
+            }
+        }
+    };
+}
+pub(crate) use entries_storage;
+
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
 #[derive(Clone, Debug)]
 pub struct Array<T, const K: usize> {
     entries: ArrayVec<Entry<T>, K>,
-    /// How many entries it may keep: `K` under a [`TopK`](crate::TopK), fewer for a copy of a
-    /// smaller heap.
-    capacity: usize,
 }
 
 impl<T, const K: usize> Array<T, K> {
-    /// An empty array that keeps up to `K` entries.
+    /// An empty array.
     pub(crate) const fn new() -> Self {
         Array {
             entries: ArrayVec::new_const(),
-            capacity: K,
-        }
-    }
-
-    /// An empty array that keeps up to `capacity` entries, at most `K`.
-    pub(crate) fn with_capacity(capacity: usize) -> Self {
-        Array {
-            capacity: capacity.min(K),
-            ..Self::new()
         }
     }
 
@@ -74,35 +101,7 @@ impl<T, const K: usize> Array<T, K> {
     }
 }
 
-impl<T, const K: usize> sealed::Sealed for Array<T, K> {}
-
-impl<T: TotalRank, const K: usize> Storage for Array<T, K> {
-    type Value = T;
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.entries.len()
-    }
-    #[inline]
-    fn capacity(&self) -> usize {
-        self.capacity
-    }
-    #[inline]
-    fn get(&self, i: usize) -> Entry<T> {
-        self.entries[i]
-    }
-    #[inline]
-    fn set(&mut self, i: usize, entry: Entry<T>) {
-        self.entries[i] = entry;
-    }
-    #[inline]
-    fn append(&mut self, entry: Entry<T>) {
-        self.entries.push(entry);
-    }
-    fn clear(&mut self) {
-        self.entries.clear();
-    }
-}
+entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
 /// the same length, k, the heap in their first places.
