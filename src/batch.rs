@@ -1,21 +1,20 @@
 //! [`top_k_rows`]: the top k of every row of a batch, into caller buffers.
 
-use crate::error::check_values;
-use crate::heap::{self, Columns};
-use crate::{Error, TotalRank};
+use crate::check::check_values;
+use crate::{Error, SliceTopK, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Shape {
+struct Shape {
     /// The row length.
-    pub(crate) n: usize,
+    n: usize,
     /// Entries per row.
-    pub(crate) k: usize,
+    k: usize,
 }
 
 /// Checks the shape of a batch of `x.len()` values in rows of `n` with `out` output places,
 /// and that `k <= n`. A batch of no rows (`x` and the outputs empty) is fine for any `n`.
-pub(crate) fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
+fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
     if idx != val {
         return Err(Error::LengthMismatch { idx, val });
     }
@@ -41,6 +40,27 @@ pub(crate) fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shap
     Ok(Shape { n, k })
 }
 
+/// Checks a batch before anything is written: its shape ([`shape`]), then every row, the
+/// first bad row (by `first_bad_row`, given the rows and `n`) being the error. `None` if there
+/// is nothing to write (no rows, or `k == 0`), else the row length `n` and the entries per
+/// row `k > 0`.
+pub(crate) fn check_batch<T: TotalRank>(
+    x: &[T],
+    n: usize,
+    idx: &[u32],
+    val: &[T],
+    first_bad_row: impl FnOnce(&[T], usize) -> Option<Error>,
+) -> Result<Option<(usize, usize)>, Error> {
+    let Shape { n, k } = shape(x.len(), n, idx.len(), val.len())?;
+    if x.is_empty() {
+        return Ok(None);
+    }
+    if let Some(err) = first_bad_row(x, n) {
+        return Err(err);
+    }
+    Ok((k > 0).then_some((n, k)))
+}
+
 /// Checks every row of a batch whose shape is known: each row is a stream of its own (indices
 /// from 0), and a NaN is named by its position in the flat `x`.
 pub(crate) fn check_row<T: TotalRank>(row: usize, n: usize, values: &[T]) -> Result<(), Error> {
@@ -59,9 +79,9 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
-    let mut heap = Columns::new(idx, val)?;
-    heap::extend_rankable(&mut heap, &mut 0, values)?;
-    heap::sort(&mut heap);
+    let mut top = SliceTopK::new(idx, val)?;
+    top.extend_rankable(values)?;
+    top.into_sorted();
     Ok(())
 }
 
@@ -109,16 +129,13 @@ pub fn top_k_rows<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
-    let Shape { n, k } = shape(x.len(), n, idx.len(), val.len())?;
-    if x.is_empty() {
+    let first_bad_row = |x: &[T], n| {
+        let mut rows = x.chunks_exact(n).enumerate();
+        rows.find_map(|(row, values)| check_row(row, n, values).err())
+    };
+    let Some((n, k)) = check_batch(x, n, idx, val, first_bad_row)? else {
         return Ok(());
-    }
-    for (row, values) in x.chunks_exact(n).enumerate() {
-        check_row(row, n, values)?;
-    }
-    if k == 0 {
-        return Ok(());
-    }
+    };
     let outputs = idx.chunks_exact_mut(k).zip(val.chunks_exact_mut(k));
     for (values, (idx, val)) in x.chunks_exact(n).zip(outputs) {
         top_k_of_checked_row(values, idx, val)?;

@@ -63,7 +63,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
-    use crate::rank::tests::by_default;
+    use crate::testing::by_default;
 
     /// Thresholds for the exhaustive tests: every rankable pattern at a stride (fewer under
     /// Miri), and the edges: both zeros, both infinities, the extremes, the smallest

@@ -46,23 +46,26 @@
 //! - On any error nothing is written: caller buffers and selector state are as they were.
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
 //! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan and
-//!   its block test (run only once the CPU is known to have AVX2), is fenced in module
-//!   `dispatch`.
+//!   its block test (run only once the CPU is known to have AVX2), is fenced in one private
+//!   file.
 //!
 //! # The APIs
 //!
 //! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`).
 //! - [`TopK<T, K>`](TopK): a streaming selector whose heap is a fixed array of `K` entries.
 //! - [`SliceTopK`]: the same streaming selector over caller buffers, for a runtime `k`.
+//!   Both are forms of one [`Selector`], so they have the same methods.
 //! - [`top_k_rows`]: the top k of every row of a `rows × n` batch, into `rows × k` buffers.
 //!
-//! They share one heap (module `heap`); its cost is n root comparisons plus about k·ln(n/k)
-//! insertions of O(log k) on a row in random order, O(n log k) in the worst case.
+//! They share one size-k min-heap; its cost is n root comparisons plus about k·ln(n/k)
+//! insertions of O(log k) on a row in random order, O(n log k) in the worst case. Whole
+//! slices go through a pre-filter that tests blocks of values against the heap's root at
+//! once, with no branch per value.
 //!
 //! # Crate features
 //!
-//! - `std` (default): run-time CPU feature detection. On x86-64 the block pre-filter (module
-//!   `heap`) then runs compiled for AVX2 when the CPU has it, whatever the build's target
+//! - `std` (default): run-time CPU feature detection. On x86-64 the block pre-filter then
+//!   runs compiled for AVX2 when the CPU has it, whatever the build's target
 //!   features. With `default-features = false` the crate is `no_std`, needs no allocator, and
 //!   uses the target features it was compiled for (`-C target-cpu`/`target-feature`).
 //! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
@@ -88,21 +91,37 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-mod batch;
-mod dispatch;
+// The order and the errors.
 mod entry;
 mod error;
 #[cfg(feature = "half")]
 mod half;
+mod rank;
+
+// The engine, each layer calling only the ones below it: the selectors, then `push` and
+// `extend`, the run-time dispatch, the block scan, and at the bottom the block test, the heap
+// and the checks.
+mod arch;
+mod block;
+mod check;
+mod extend;
 mod heap;
+mod push;
+mod scan;
+mod selector;
+mod topk;
+
+// The APIs over whole slices, batches and shards.
+mod batch;
 #[cfg(feature = "rayon")]
 mod parallel;
-mod rank;
 #[cfg(feature = "serde")]
 mod serde;
 pub mod shard;
 mod slice;
-mod topk;
+
+#[cfg(test)]
+mod testing;
 
 pub use batch::top_k_rows;
 pub use entry::Entry;
@@ -110,8 +129,16 @@ pub use error::Error;
 #[cfg(feature = "rayon")]
 pub use parallel::{par_top_k_into, par_top_k_rows, MIN_SHARD_LEN};
 pub use rank::TotalRank;
+pub use selector::Selector;
 pub use slice::top_k_into;
 pub use topk::{SliceTopK, TopK};
+
+/// Where a [`Selector`] keeps its entries: [`TopK`] in an [`Array`](storage::Array),
+/// [`SliceTopK`] in [`Slices`](storage::Slices). Named here so that the two types can be
+/// spelt out; the trait is sealed.
+pub mod storage {
+    pub use crate::heap::storage::{Array, Slices, Storage};
+}
 
 /// The README's example runs as a doctest.
 #[cfg(doctest)]

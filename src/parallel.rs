@@ -9,9 +9,8 @@ use std::vec::Vec;
 
 use rayon::prelude::*;
 
-use crate::batch::{check_row, shape, top_k_of_checked_row, Shape};
-use crate::error::MAX_STREAM_LEN;
-use crate::shard::merge_unchecked;
+use crate::batch::{check_batch, check_row, top_k_of_checked_row};
+use crate::check::MAX_STREAM_LEN;
 use crate::{top_k_into, Entry, Error, SliceTopK, TotalRank};
 
 /// The fewest values a shard of [`par_top_k_into`] gets: below this, handing a chunk to a
@@ -37,27 +36,18 @@ pub const MIN_SHARD_LEN: usize = 1 << 14;
 ///
 /// As [`top_k_rows`](crate::top_k_rows): the first NaN of the batch is named by its flat
 /// position, whichever thread finds it.
-pub fn par_top_k_rows<T: TotalRank + Send + Sync>(
-    x: &[T],
-    n: usize,
-    idx: &mut [u32],
-    val: &mut [T],
-) -> Result<(), Error> {
-    let Shape { n, k } = shape(x.len(), n, idx.len(), val.len())?;
-    if x.is_empty() {
-        return Ok(());
-    }
+pub fn par_top_k_rows<T>(x: &[T], n: usize, idx: &mut [u32], val: &mut [T]) -> Result<(), Error>
+where
+    T: TotalRank + Send + Sync,
+{
     // The first bad row, whichever thread checks it: `find_map_first` keeps the lowest row.
-    let first_error = x
-        .par_chunks_exact(n)
-        .enumerate()
-        .find_map_first(|(row, values)| check_row(row, n, values).err());
-    if let Some(err) = first_error {
-        return Err(err);
-    }
-    if k == 0 {
+    let first_bad_row = |x: &[T], n| {
+        let rows = x.par_chunks_exact(n).enumerate();
+        rows.find_map_first(|(row, values)| check_row(row, n, values).err())
+    };
+    let Some((n, k)) = check_batch(x, n, idx, val, first_bad_row)? else {
         return Ok(());
-    }
+    };
     x.par_chunks_exact(n)
         .zip(idx.par_chunks_exact_mut(k).zip(val.par_chunks_exact_mut(k)))
         .try_for_each(|(values, (idx, val))| top_k_of_checked_row(values, idx, val))
@@ -113,12 +103,7 @@ pub fn par_top_k_into<T: TotalRank + Default + Send + Sync>(
         }
     }
     for part in parts.iter().flatten() {
-        merge_unchecked(
-            &mut top.heap,
-            &mut top.next,
-            part.as_slice(),
-            x.len() as u64,
-        );
+        top.merge_unchecked(part, x.len() as u64);
     }
     top.into_sorted();
     Ok(())

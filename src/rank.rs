@@ -184,35 +184,10 @@ impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
     }
 }
 
-/// The tests, and edge values and the default order that other modules' tests share.
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-
-    /// Edge values of `f32` for the tests: both zeros and infinities, the extremes, subnormals,
-    /// NaNs of several bit patterns.
-    pub(crate) const F32_EDGES: [f32; 15] = [
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::MAX,
-        f32::MIN,
-        f32::MIN_POSITIVE,
-        1e-45,
-        -1e-45,
-        f32::NAN,
-        -f32::NAN,
-        f32::from_bits(0x7F80_0001),
-        f32::from_bits(0xFFFF_FFFF),
-    ];
-
-    /// The default `may_enter_above`, written out: what every override must equal.
-    pub(crate) fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
-        !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
-    }
+    use crate::testing::{by_default, F32_EDGES};
 
     fn check_all<T: TotalRank + core::fmt::Debug>(values: &[T]) {
         for v in values {

@@ -14,13 +14,12 @@
 //!
 //! # Stream position after a merge
 //!
-//! Indices are global stream positions. A shard made with `with_offset(base)` covers the
-//! positions `base..stream_len()`. After a merge the selector's
-//! [`stream_len`](TopK::stream_len) is the greater of the two: the position after the last one
-//! either part reached. A later push continues from there, which is right when the merged
-//! parts cover the positions before it (for shards of one row, once all are merged); the
-//! positions of the parts must not overlap, and an overlap that shows in the kept entries is
-//! [`Error::DuplicateIndex`].
+//! Indices are global stream positions. A shard made with `with_offset(base)` covers the positions
+//! `base..stream_len()`. After a merge the selector's [`stream_len`](crate::Selector::stream_len)
+//! is the greater of the two: the position after the last one either part reached. A later push
+//! continues from there, which is right when the merged parts cover the positions before it (for
+//! shards of one row, once all are merged); the positions of the parts must not overlap, and an
+//! overlap that shows in the kept entries is [`Error::DuplicateIndex`].
 //!
 //! # Cost
 //!
@@ -29,104 +28,9 @@
 //! incoming entries, O(m·(m + k)) index comparisons, a few thousand for k = 40, nothing next to
 //! the n values of a shard.
 
-use arrayvec::ArrayVec;
-
-use crate::error::MAX_STREAM_LEN;
+use crate::check::MAX_STREAM_LEN;
 use crate::heap::{self, Storage};
-use crate::{Entry, Error, SliceTopK, TopK, TotalRank};
-
-impl<T, const K: usize> TopK<T, K> {
-    /// An empty selector whose first value takes index `base`: the shard of a stream that
-    /// starts at position `base`. [`stream_len`](TopK::stream_len) counts from 0, so it is
-    /// `base` plus the values pushed, and the stream still ends at `u32::MAX + 1` positions: a
-    /// push past it is [`Error::TooLong`], never a wrap.
-    ///
-    /// ```
-    /// use tinytopk::TopK;
-    ///
-    /// let row = [0.5_f32, 2.0, -1.0, 2.0, 7.0, 0.0];
-    /// let (left, right) = row.split_at(3);
-    /// let mut a = TopK::<f32, 2>::new();
-    /// a.extend_from_slice(left)?;
-    /// let mut b = TopK::<f32, 2>::with_offset(3);
-    /// b.extend_from_slice(right)?;
-    /// b.merge(&a)?;
-    /// let ids: Vec<u32> = b.into_sorted().iter().map(|e| e.index).collect();
-    /// assert_eq!(ids, [4, 1]);
-    /// # Ok::<(), tinytopk::Error>(())
-    /// ```
-    pub const fn with_offset(base: u32) -> Self {
-        TopK {
-            heap: ArrayVec::new_const(),
-            gate: None,
-            next: base as u64,
-        }
-    }
-}
-
-impl<T: TotalRank, const K: usize> TopK<T, K> {
-    /// Merges `other` into `self`: `self` keeps the top `K` of both, and its stream length
-    /// becomes the greater of the two (see the [module docs](crate::shard) for what the
-    /// position means after a merge).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::DuplicateIndex`] if an index is kept by both (the two streams overlapped);
-    /// `self` is then unchanged.
-    pub fn merge(&mut self, other: &TopK<T, K>) -> Result<(), Error> {
-        merge_checked(&mut self.heap, &mut self.next, &other.heap, other.next)
-    }
-
-    /// Merges entries from anywhere, in any order (another device's top k, a deserialized
-    /// partial result): `entries` are the top k of a stream of `stream_len` positions, with
-    /// their global indices.
-    ///
-    /// # Errors
-    ///
-    /// Checked before anything changes, in this order for each entry:
-    /// [`Error::NotRankable`] for a NaN value (naming its index),
-    /// [`Error::IndexBeyondStream`] for an index `>= stream_len`, [`Error::DuplicateIndex`]
-    /// for an index that comes twice or is already kept; [`Error::TooLong`] if `stream_len`
-    /// exceeds `u32::MAX + 1`. `self` is then unchanged.
-    pub fn merge_entries(&mut self, entries: &[Entry<T>], stream_len: u64) -> Result<(), Error> {
-        merge_checked(&mut self.heap, &mut self.next, entries, stream_len)
-    }
-}
-
-impl<'a, T> SliceTopK<'a, T> {
-    /// An empty selector over `idx` and `val` whose first value takes index `base`, as
-    /// [`TopK::with_offset`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::LengthMismatch`] if the buffers differ in length.
-    pub fn with_offset(idx: &'a mut [u32], val: &'a mut [T], base: u32) -> Result<Self, Error> {
-        let mut top = SliceTopK::new(idx, val)?;
-        top.next = u64::from(base);
-        Ok(top)
-    }
-}
-
-impl<T: TotalRank> SliceTopK<'_, T> {
-    /// Merges `other` into `self`, as [`TopK::merge`]. `other` should have at least `self`'s
-    /// capacity, or have kept all it saw, for the result to be the top k of the union.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::DuplicateIndex`] if an index is kept by both; `self` is then unchanged.
-    pub fn merge(&mut self, other: &SliceTopK<'_, T>) -> Result<(), Error> {
-        merge_checked(&mut self.heap, &mut self.next, &other.heap, other.next)
-    }
-
-    /// Merges entries from anywhere, as [`TopK::merge_entries`].
-    ///
-    /// # Errors
-    ///
-    /// As [`TopK::merge_entries`]; the buffers and the stream position are then unchanged.
-    pub fn merge_entries(&mut self, entries: &[Entry<T>], stream_len: u64) -> Result<(), Error> {
-        merge_checked(&mut self.heap, &mut self.next, entries, stream_len)
-    }
-}
+use crate::{Entry, Error, TotalRank};
 
 /// Read access to entries to merge: another heap, or a slice.
 pub(crate) trait Source {
@@ -158,7 +62,8 @@ impl<T: TotalRank> Source for [Entry<T>] {
     }
 }
 
-/// Checks the incoming entries (see [`TopK::merge_entries`]), then merges them.
+/// Checks the incoming entries (see [`Selector::merge_entries`](crate::Selector::merge_entries)),
+/// then merges them.
 pub(crate) fn merge_checked<S, R>(
     heap: &mut S,
     next: &mut u64,

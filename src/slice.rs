@@ -1,6 +1,6 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
-use crate::error::check_values;
+use crate::check::check_values;
 use crate::{Error, SliceTopK, TotalRank};
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in

@@ -1,18 +1,15 @@
-//! The streaming selectors: [`TopK`], whose heap lives in a fixed array, and [`SliceTopK`],
-//! whose heap lives in caller slices. Both are thin owners of storage over the one heap of
-//! [`heap`].
+//! The two forms of [`Selector`]: [`TopK`], whose heap is a fixed array, and [`SliceTopK`],
+//! whose heap lives in caller slices. Here is only what depends on the storage: making one,
+//! and what it gives back at the end; every other method is [`Selector`]'s.
 
 use arrayvec::ArrayVec;
 
-use crate::heap::{self, Columns, Gate};
-use crate::{Entry, Error, TotalRank};
+use crate::heap::storage::{Array, Slices};
+use crate::{Entry, Error, Selector, TotalRank};
 
 /// The `K` best entries of a stream, kept in a fixed array: no allocation, `K` known at compile
-/// time.
-///
-/// Each value pushed takes the next position of the stream as its index, from 0. A rejected
-/// call changes nothing: a push of NaN leaves the kept entries *and the stream position* as
-/// they were, so the next accepted value takes the position the NaN would have had.
+/// time. Its methods are [`Selector`]'s, and [`new`](TopK::new),
+/// [`with_offset`](TopK::with_offset) and [`into_sorted`](TopK::into_sorted).
 ///
 /// ```
 /// use tinytopk::TopK;
@@ -26,79 +23,75 @@ use crate::{Entry, Error, TotalRank};
 /// assert_eq!(best, [(1, 3.0), (3, 3.0)]);
 /// # Ok::<(), tinytopk::Error>(())
 /// ```
-#[derive(Clone, Debug)]
-pub struct TopK<T, const K: usize> {
-    pub(crate) heap: ArrayVec<Entry<T>, K>,
-    pub(crate) gate: Gate<T>,
-    pub(crate) next: u64,
-}
+pub type TopK<T, const K: usize> = Selector<T, Array<T, K>>;
 
 impl<T, const K: usize> TopK<T, K> {
     /// An empty selector at stream position 0.
+    ///
+    /// ```
+    /// let top = tinytopk::TopK::<f32, 40>::new();
+    /// assert_eq!(top.stream_len(), 0);
+    /// ```
     pub const fn new() -> Self {
-        TopK {
-            heap: ArrayVec::new_const(),
-            gate: None,
-            next: 0,
-        }
+        Self::with_offset(0)
     }
 
-    /// How many entries are kept: `min(K, values pushed)`.
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    /// Whether nothing is kept yet (always, when `K == 0`).
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
-    /// How many values the stream has taken so far: the index the next value will get.
-    pub fn stream_len(&self) -> u64 {
-        self.next
-    }
-
-    /// Forgets every kept entry and restarts the stream at position 0.
-    pub fn clear(&mut self) {
-        self.heap.clear();
-        self.gate = None;
-        self.next = 0;
+    /// An empty selector whose first value takes index `base`: the shard of a stream that
+    /// starts at position `base`. [`stream_len`](Selector::stream_len) counts from 0, so it is
+    /// `base` plus the values pushed, and the stream still ends at `u32::MAX + 1` positions: a
+    /// push past it is [`Error::TooLong`], never a wrap.
+    ///
+    /// ```
+    /// let mut top = tinytopk::TopK::<f32, 2>::with_offset(1000);
+    /// top.push(0.5)?;
+    /// assert_eq!(top.peek_worst().map(|e| e.index), Some(1000));
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    pub const fn with_offset(base: u32) -> Self {
+        Selector::over(Array::new(), base as u64)
     }
 }
 
 impl<T: TotalRank, const K: usize> TopK<T, K> {
-    /// Offers one value at the next stream position.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotRankable`] for NaN, [`Error::TooLong`] past `u32::MAX + 1` values; the
-    /// selector, its stream position included, is then unchanged.
-    #[inline]
-    pub fn push(&mut self, value: T) -> Result<(), Error> {
-        heap::push(&mut self.heap, &mut self.gate, &mut self.next, value)
-    }
-
-    /// Offers `values` at the next stream positions, all or nothing.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotRankable`] naming the stream position of the first NaN, [`Error::TooLong`]
-    /// past `u32::MAX + 1` values; nothing of `values` is then kept and the position is
-    /// unchanged.
-    pub fn extend_from_slice(&mut self, values: &[T]) -> Result<(), Error> {
-        heap::extend(&mut self.heap, &mut self.next, values)
-    }
-
-    /// The worst kept entry. Once [`len`](Self::len) is `K`, a new value must rank above it
-    /// to be kept.
-    pub fn peek_worst(&self) -> Option<Entry<T>> {
-        heap::peek_worst(&self.heap)
-    }
-
     /// The kept entries, best first: descending value, equal values by ascending index.
-    pub fn into_sorted(mut self) -> ArrayVec<Entry<T>, K> {
-        heap::sort(&mut self.heap);
-        self.heap
+    ///
+    /// ```
+    /// let mut top = tinytopk::TopK::<i32, 3>::new();
+    /// top.extend_from_slice(&[4, 9, 4, 1])?;
+    /// let ids: Vec<u32> = top.into_sorted().iter().map(|e| e.index).collect();
+    /// assert_eq!(ids, [1, 0, 2]);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    pub fn into_sorted(self) -> ArrayVec<Entry<T>, K> {
+        self.into_sorted_heap().into_entries()
+    }
+
+    /// Merges `other` into `self`: `self` keeps its best `k` of both, and its stream length
+    /// becomes the greater of the two (see [`shard`](crate::shard) for what the position
+    /// means after a merge). `other` should keep at least `self`'s `k`, or all it saw, for
+    /// the result to be the top k of the union.
+    ///
+    /// ```
+    /// use tinytopk::TopK;
+    ///
+    /// let row = [0.5_f32, 2.0, -1.0, 2.0, 7.0, 0.0];
+    /// let (left, right) = row.split_at(3);
+    /// let mut a = TopK::<f32, 2>::new();
+    /// a.extend_from_slice(left)?;
+    /// let mut b = TopK::<f32, 2>::with_offset(3);
+    /// b.extend_from_slice(right)?;
+    /// b.merge(&a)?;
+    /// let ids: Vec<u32> = b.into_sorted().iter().map(|e| e.index).collect();
+    /// assert_eq!(ids, [4, 1]);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DuplicateIndex`] if an index is kept by both (the two streams overlapped);
+    /// `self` is then unchanged.
+    pub fn merge(&mut self, other: &TopK<T, K>) -> Result<(), Error> {
+        self.merge_selector(other)
     }
 }
 
@@ -109,11 +102,13 @@ impl<T, const K: usize> Default for TopK<T, K> {
 }
 
 /// The `k` best entries of a stream, kept in two caller buffers of length `k`: a runtime `k`
-/// (a request's `top_k = 40`) with no allocation.
+/// (a request's `top_k = 40`) with no allocation. Its methods are [`Selector`]'s, and
+/// [`new`](SliceTopK::new), [`with_offset`](SliceTopK::with_offset) and
+/// [`into_sorted`](SliceTopK::into_sorted).
 ///
 /// The same streaming API and the same promises as [`TopK`]: a rejected call changes neither
 /// the buffers nor the stream position. While the selector lives, the buffers hold its heap;
-/// [`into_sorted`](Self::into_sorted) leaves the kept entries in them best first.
+/// [`into_sorted`](SliceTopK::into_sorted) leaves the kept entries in them best first.
 ///
 /// ```
 /// use tinytopk::SliceTopK;
@@ -128,89 +123,82 @@ impl<T, const K: usize> Default for TopK<T, K> {
 /// assert_eq!(values, [3.0, 3.0, 2.0]);
 /// # Ok::<(), tinytopk::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct SliceTopK<'a, T> {
-    pub(crate) heap: Columns<'a, T>,
-    pub(crate) gate: Gate<T>,
-    pub(crate) next: u64,
-}
+pub type SliceTopK<'a, T> = Selector<T, Slices<'a, T>>;
 
 impl<'a, T> SliceTopK<'a, T> {
     /// An empty selector keeping up to `k = idx.len()` entries in `idx` and `val`. Nothing is
     /// written until a value is kept.
     ///
+    /// ```
+    /// let (mut idx, mut val) = ([0_u32; 4], [0.0_f32; 4]);
+    /// let top = tinytopk::SliceTopK::new(&mut idx, &mut val)?;
+    /// assert_eq!(top.capacity(), 4);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::LengthMismatch`] if the buffers differ in length.
     pub fn new(idx: &'a mut [u32], val: &'a mut [T]) -> Result<Self, Error> {
-        Ok(SliceTopK {
-            heap: Columns::new(idx, val)?,
-            gate: None,
-            next: 0,
-        })
+        Self::with_offset(idx, val, 0)
     }
 
-    /// How many values the stream has taken so far: the index the next value will get.
-    pub fn stream_len(&self) -> u64 {
-        self.next
-    }
-
-    /// Forgets every kept entry and restarts the stream at position 0. The buffers keep their
-    /// contents until new values overwrite them.
-    pub fn clear(&mut self) {
-        self.heap.clear();
-        self.gate = None;
-        self.next = 0;
+    /// An empty selector over `idx` and `val` whose first value takes index `base`, as
+    /// [`TopK::with_offset`].
+    ///
+    /// ```
+    /// let (mut idx, mut val) = ([0_u32; 1], [0.0_f32; 1]);
+    /// let mut top = tinytopk::SliceTopK::with_offset(&mut idx, &mut val, 7)?;
+    /// top.push(2.5)?;
+    /// assert_eq!(top.into_sorted().0, [7]);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] if the buffers differ in length.
+    pub fn with_offset(idx: &'a mut [u32], val: &'a mut [T], base: u32) -> Result<Self, Error> {
+        Ok(Selector::over(Slices::new(idx, val)?, u64::from(base)))
     }
 }
 
 impl<'a, T: TotalRank> SliceTopK<'a, T> {
-    /// How many entries are kept: `min(k, values pushed)`.
-    pub fn len(&self) -> usize {
-        heap::Storage::len(&self.heap)
-    }
-
-    /// Whether nothing is kept yet (always, when `k == 0`).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// `k`: how many entries the buffers can keep.
-    pub fn capacity(&self) -> usize {
-        heap::Storage::capacity(&self.heap)
-    }
-
-    /// Offers one value at the next stream position. Errors as [`TopK::push`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotRankable`] for NaN, [`Error::TooLong`] past `u32::MAX + 1` values; the
-    /// buffers and the stream position are then unchanged.
-    #[inline]
-    pub fn push(&mut self, value: T) -> Result<(), Error> {
-        heap::push(&mut self.heap, &mut self.gate, &mut self.next, value)
-    }
-
-    /// Offers `values` at the next stream positions, all or nothing.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotRankable`] naming the stream position of the first NaN, [`Error::TooLong`]
-    /// past `u32::MAX + 1` values; the buffers and the stream position are then unchanged.
-    pub fn extend_from_slice(&mut self, values: &[T]) -> Result<(), Error> {
-        heap::extend(&mut self.heap, &mut self.next, values)
-    }
-
-    /// The worst kept entry. Once [`len`](Self::len) is `k`, a new value must rank above it
-    /// to be kept.
-    pub fn peek_worst(&self) -> Option<Entry<T>> {
-        heap::peek_worst(&self.heap)
-    }
-
     /// Sorts the kept entries in place, best first, and returns the first
-    /// [`len`](Self::len) places of the index and value buffers.
-    pub fn into_sorted(mut self) -> (&'a mut [u32], &'a mut [T]) {
-        heap::sort(&mut self.heap);
-        self.heap.into_kept()
+    /// [`len`](Selector::len) places of the index and value buffers.
+    ///
+    /// ```
+    /// let (mut idx, mut val) = ([0_u32; 2], [0_i64; 2]);
+    /// let mut top = tinytopk::SliceTopK::new(&mut idx, &mut val)?;
+    /// top.push(-3)?;
+    /// let (ids, values) = top.into_sorted();
+    /// assert_eq!((ids, values), (&mut [0][..], &mut [-3][..]));
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    pub fn into_sorted(self) -> (&'a mut [u32], &'a mut [T]) {
+        self.into_sorted_heap().into_kept()
+    }
+
+    /// Merges `other` into `self`, as [`TopK::merge`]. `other` should have at least `self`'s
+    /// capacity, or have kept all it saw, for the result to be the top k of the union.
+    ///
+    /// ```
+    /// use tinytopk::SliceTopK;
+    ///
+    /// let (mut ia, mut va) = ([0_u32; 1], [0.0_f32; 1]);
+    /// let mut a = SliceTopK::new(&mut ia, &mut va)?;
+    /// a.extend_from_slice(&[1.0, 5.0])?;
+    /// let (mut ib, mut vb) = ([0_u32; 1], [0.0_f32; 1]);
+    /// let mut b = SliceTopK::with_offset(&mut ib, &mut vb, 2)?;
+    /// b.extend_from_slice(&[3.0])?;
+    /// b.merge(&a)?;
+    /// assert_eq!(b.into_sorted().0, [1]);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DuplicateIndex`] if an index is kept by both; `self` is then unchanged.
+    pub fn merge(&mut self, other: &SliceTopK<'_, T>) -> Result<(), Error> {
+        self.merge_selector(other)
     }
 }

@@ -1,0 +1,100 @@
+//! [`extend`]: a slice of values, all or nothing. The values are read by blocks once the heap is
+//! full ([`crate::scan`]); when the heap is small and the slice long, that is the only read of
+//! the slice: the scan works on a copy of the heap on the stack ([`Scratch`]), tests for NaN as
+//! it reads, and the copy goes back only on success. Otherwise the slice is checked for NaN
+//! first and then scanned.
+
+use crate::arch;
+use crate::check::{check_len, check_values};
+use arrayvec::ArrayVec;
+
+use crate::heap::storage::entries_storage;
+use crate::heap::Storage;
+use crate::{Entry, Error, TotalRank};
+
+/// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
+/// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
+const SCRATCH_K: usize = 64;
+
+/// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`] entries
+/// there and back costs about as much as reading this many values twice.
+const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
+
+/// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
+/// neither the heap nor `*next` changes.
+///
+/// The values are read in blocks of [`BLOCK`](crate::block::BLOCK) once the heap is full, and a
+/// block is looked at value by value only if one of its values may beat the root or is NaN
+/// ([`crate::scan`]). When the heap is small and the slice long ([`one_pass`]), that is the only
+/// pass: the heap is copied to the stack first ([`Scratch`]), so that a NaN found late leaves the
+/// real one untouched. Otherwise the values are checked for NaN first ([`check_values`]) and then
+/// scanned.
+pub(crate) fn extend<S: Storage>(
+    heap: &mut S,
+    next: &mut u64,
+    values: &[S::Value],
+) -> Result<(), Error> {
+    if !one_pass(heap, values) {
+        check_values(*next, values)?;
+    }
+    extend_rankable(heap, next, values)
+}
+
+/// [`extend`] of values that the caller found rankable: no pass of its own to check them
+/// (the one pass, which tests for NaN as it reads, stays, since it is the faster).
+pub(crate) fn extend_rankable<S: Storage>(
+    heap: &mut S,
+    next: &mut u64,
+    values: &[S::Value],
+) -> Result<(), Error> {
+    check_len(*next, values.len())?;
+    if one_pass(heap, values) {
+        let mut scratch = copy_of(heap);
+        arch::scan(&mut scratch, *next, values)?;
+        copy_back(&scratch, heap);
+    } else {
+        // The values are rankable: the scan finds no NaN and cannot fail.
+        arch::scan(heap, *next, values)?;
+    }
+    *next += values.len() as u64;
+    Ok(())
+}
+
+/// Whether [`extend`] reads `values` once, into a copy of the heap on the stack: k at most
+/// [`SCRATCH_K`] and at least [`ONE_PASS_MIN_LEN`] values.
+fn one_pass<S: Storage>(heap: &S, values: &[S::Value]) -> bool {
+    heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN
+}
+
+/// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity: the
+/// one-pass path of [`extend`] works on it and copies it back only on success.
+struct Scratch<T> {
+    entries: ArrayVec<Entry<T>, SCRATCH_K>,
+    capacity: usize,
+}
+
+entries_storage!([T: TotalRank] Scratch<T>, |scratch| scratch.capacity);
+
+/// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
+fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
+    debug_assert!(heap.capacity() <= SCRATCH_K);
+    let mut copy = Scratch {
+        entries: ArrayVec::new(),
+        capacity: heap.capacity().min(SCRATCH_K),
+    };
+    for i in 0..heap.len().min(copy.capacity) {
+        copy.append(heap.get(i));
+    }
+    copy
+}
+
+/// Writes `copy` back over `heap`, which it was made from and which has not grown since.
+fn copy_back<S: Storage>(copy: &Scratch<S::Value>, heap: &mut S) {
+    for (i, &entry) in copy.entries.iter().enumerate() {
+        if i < heap.len() {
+            heap.set(i, entry);
+        } else {
+            heap.append(entry);
+        }
+    }
+}

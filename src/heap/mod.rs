@@ -1,0 +1,173 @@
+//! The one heap: a size-k min-heap of entries under [`Entry::ranks_below`], written once over
+//! a [`Storage`] so that every selector, whatever holds its entries, shares every line.
+//!
+//! The root is the worst kept entry. While fewer than k entries are kept, a new one is appended
+//! and sifted up. Then each new entry costs one comparison with the root; only a better one
+//! replaces the root and is sifted down: O(log k). Because a stream's entries arrive by
+//! ascending index, a later entry that ties the root is worse than it and stays out, so the
+//! lower index wins the last place with no special case. At the end an in-place heap sort
+//! ([`sort`]) leaves the storage best first in O(k log k).
+
+pub(crate) mod storage;
+
+pub use storage::Storage;
+
+use crate::Entry;
+
+/// The root: the worst kept entry, if any.
+#[inline]
+pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
+    (heap.len() > 0).then(|| heap.get(0))
+}
+
+/// Keeps `entry` if it is among the best `capacity()` entries offered so far. Every comparison
+/// is the full order ([`Entry::ranks_below`], index included), so entries may come with any
+/// indices, as long as no index comes twice: a merge of shards offers them out of order.
+#[inline]
+pub(crate) fn offer<S: Storage>(heap: &mut S, entry: Entry<S::Value>) {
+    let len = heap.len();
+    if len < heap.capacity() {
+        heap.append(entry);
+        sift_up(heap, len, entry);
+    } else if len > 0 && heap.get(0).ranks_below(&entry) {
+        sift_down(heap, 0, entry, len);
+    }
+}
+
+/// Moves the hole at `pos` up while `entry` is worse than the parent, then puts `entry` there.
+fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
+    while pos > 0 && entry.ranks_below(&heap.get(parent(pos))) {
+        heap.set(pos, heap.get(parent(pos)));
+        pos = parent(pos);
+    }
+    heap.set(pos, entry);
+}
+
+/// The parent of position `pos > 0`.
+#[inline]
+fn parent(pos: usize) -> usize {
+    (pos - 1) / 2
+}
+
+/// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
+/// `entry`, then puts `entry` there.
+///
+/// A new entry most often stops near the root (it beats the old root, the worst kept, and
+/// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
+/// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
+/// full depth on every call: slower on every shape that was measured.
+#[inline]
+fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
+    loop {
+        let left = 2 * pos + 1;
+        if left >= len {
+            break;
+        }
+        let child = worse_child(heap, left, len);
+        let below = heap.get(child);
+        if !below.ranks_below(&entry) {
+            break;
+        }
+        heap.set(pos, below);
+        pos = child;
+    }
+    heap.set(pos, entry);
+}
+
+/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries).
+#[inline]
+fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> usize {
+    if left + 1 < len {
+        left + usize::from(heap.get(left + 1).ranks_below(&heap.get(left)))
+    } else {
+        left
+    }
+}
+
+/// Makes a heap of the `len()` entries again, whatever their order: Floyd's bottom-up build,
+/// O(k).
+pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
+    let len = heap.len();
+    for i in (0..len / 2).rev() {
+        sift_down(heap, i, heap.get(i), len);
+    }
+}
+
+/// In-place heap sort: the root (the worst) goes to the end, the heap shrinks by one, and so on,
+/// leaving positions `0..len()` best first. The storage is no longer a heap afterwards.
+pub(crate) fn sort<S: Storage>(heap: &mut S) {
+    for end in (1..heap.len()).rev() {
+        let worst = heap.get(0);
+        let last = heap.get(end);
+        heap.set(end, worst);
+        sift_through_leaf(heap, last, end);
+    }
+}
+
+/// Puts `entry` into the hole at the root of the heap of `len` entries, bottom-up (Floyd's
+/// heap sort): the hole goes down to a leaf along the worse children, one comparison a level
+/// and no exit to predict, then `entry` climbs back while it is worse than the parent. In a
+/// heap sort the entry comes from the last leaf, so it belongs near the bottom and climbs a
+/// level or two, where a sift from the top compares it at every level and leaves at a level
+/// that changes from one sift to the next.
+fn sift_through_leaf<S: Storage>(heap: &mut S, entry: Entry<S::Value>, len: usize) {
+    let mut pos = 0;
+    loop {
+        let left = 2 * pos + 1;
+        if left >= len {
+            break;
+        }
+        let child = worse_child(heap, left, len);
+        heap.set(pos, heap.get(child));
+        pos = child;
+    }
+    sift_up(heap, pos, entry);
+}
+
+#[cfg(test)]
+mod tests {
+    use core::cmp::Ordering;
+    use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    use std::vec::Vec;
+
+    use crate::{top_k_into, TopK, TotalRank};
+
+    /// A value whose order lies: each comparison answers from a shared generator, so the same
+    /// pair may compare both ways. The selectors owe it no right answer, only no panic.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Liar(u32);
+
+    static COIN: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+
+    impl TotalRank for Liar {
+        fn is_rankable(&self) -> bool {
+            true
+        }
+        fn rank_cmp(&self, _: &Self) -> Ordering {
+            let mut x = COIN.fetch_add(0x9E37_79B9_7F4A_7C15, Relaxed);
+            x = (x ^ (x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            match (x >> 40) % 3 {
+                0 => Ordering::Less,
+                1 => Ordering::Equal,
+                _ => Ordering::Greater,
+            }
+        }
+    }
+
+    #[test]
+    fn a_lying_order_gives_k_entries_and_no_panic() {
+        let n = if cfg!(miri) { 300 } else { 3000 };
+        let x: Vec<Liar> = (0..n).map(Liar).collect();
+        for k in [1, 3, 4, 5, 50, 64, 65, 100] {
+            let (mut idx, mut val) = (std::vec![0_u32; k], std::vec![Liar(0); k]);
+            top_k_into(&x, &mut idx, &mut val).unwrap();
+            assert!(idx.iter().all(|&i| i < n));
+        }
+        let mut top = TopK::<Liar, 50>::new();
+        top.extend_from_slice(&x).unwrap();
+        for &v in &x {
+            top.push(v).unwrap();
+        }
+        assert_eq!(top.into_sorted().len(), 50);
+    }
+}

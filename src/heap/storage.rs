@@ -1,0 +1,166 @@
+//! Where a heap keeps its entries: the [`Storage`] trait and the crate's two storages, an
+//! array of entries ([`Array`], under [`TopK`](crate::TopK)) and two caller slices ([`Slices`],
+//! under [`SliceTopK`](crate::SliceTopK)). The heap ([`super`]) is written once over the trait.
+
+use arrayvec::ArrayVec;
+
+use crate::{Entry, Error, TotalRank};
+
+/// Where a selector keeps its entries: positions `0..len()` hold the heap, and up to
+/// `capacity()` (the selector's k) can be kept.
+///
+/// Sealed: the crate's storages are [`Array`] and [`Slices`]. Its methods are how the crate's
+/// heap reads and writes them, not an API.
+// The heap's view of a storage, not a collection: `is_empty` would serve no caller.
+#[allow(clippy::len_without_is_empty)]
+pub trait Storage: sealed::Sealed {
+    /// The value type of the entries.
+    type Value: TotalRank;
+    /// How many entries are kept.
+    #[doc(hidden)]
+    fn len(&self) -> usize;
+    /// How many entries can be kept: k.
+    #[doc(hidden)]
+    fn capacity(&self) -> usize;
+    /// The entry at `i < len()`.
+    #[doc(hidden)]
+    fn get(&self, i: usize) -> Entry<Self::Value>;
+    /// Overwrites the entry at `i < len()`.
+    #[doc(hidden)]
+    fn set(&mut self, i: usize, entry: Entry<Self::Value>);
+    /// Appends an entry at position `len()`; only called when `len() < capacity()`.
+    #[doc(hidden)]
+    fn append(&mut self, entry: Entry<Self::Value>);
+    /// Forgets every kept entry; caller buffers keep what they hold.
+    #[doc(hidden)]
+    fn clear(&mut self);
+}
+
+/// Keeps [`Storage`] to the crate's own types, which may implement it.
+pub(crate) mod sealed {
+    /// The supertrait that no type outside the crate can implement.
+    pub trait Sealed {}
+}
+
+/// Implements [`Storage`] for a struct whose field `entries`, an `ArrayVec` of entries, holds
+/// the heap, and whose capacity is `$capacity` (`$this` is `&self` in it): [`Array`], whose
+/// capacity is a constant, and the copy of a smaller heap in `extend`, whose capacity is not.
+macro_rules! entries_storage {
+    ([$($generics:tt)*] $ty:ty, |$this:ident| $capacity:expr) => {
+        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {}
+
+        impl<$($generics)*> $crate::heap::Storage for $ty {
+            type Value = T;
+
+            #[inline]
+            fn len(&self) -> usize {
+                self.entries.len()
+            }
+            #[inline]
+            fn capacity(&self) -> usize {
+                let $this = self;
+                $capacity
+            }
+            #[inline]
+            fn get(&self, i: usize) -> $crate::Entry<T> {
+                self.entries[i]
+            }
+            #[inline]
+            fn set(&mut self, i: usize, entry: $crate::Entry<T>) {
+                self.entries[i] = entry;
+            }
+            #[inline]
+            fn append(&mut self, entry: $crate::Entry<T>) {
+                self.entries.push(entry);
+            }
+            fn clear(&mut self) {
+                self.entries.clear();
+            }
+        }
+    };
+}
+pub(crate) use entries_storage;
+
+/// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
+#[derive(Clone, Debug)]
+pub struct Array<T, const K: usize> {
+    entries: ArrayVec<Entry<T>, K>,
+}
+
+impl<T, const K: usize> Array<T, K> {
+    /// An empty array.
+    pub(crate) const fn new() -> Self {
+        Array {
+            entries: ArrayVec::new_const(),
+        }
+    }
+
+    /// The kept entries, in heap order until sorted.
+    pub(crate) fn into_entries(self) -> ArrayVec<Entry<T>, K> {
+        self.entries
+    }
+}
+
+entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
+
+/// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
+/// the same length, k, the heap in their first places.
+#[derive(Debug)]
+pub struct Slices<'a, T> {
+    idx: &'a mut [u32],
+    val: &'a mut [T],
+    len: usize,
+}
+
+impl<'a, T> Slices<'a, T> {
+    /// An empty heap over the two buffers; their length is k.
+    pub(crate) fn new(idx: &'a mut [u32], val: &'a mut [T]) -> Result<Self, Error> {
+        if idx.len() != val.len() {
+            return Err(Error::LengthMismatch {
+                idx: idx.len(),
+                val: val.len(),
+            });
+        }
+        Ok(Slices { idx, val, len: 0 })
+    }
+
+    /// The first `len` places of both buffers.
+    pub(crate) fn into_kept(self) -> (&'a mut [u32], &'a mut [T]) {
+        (&mut self.idx[..self.len], &mut self.val[..self.len])
+    }
+}
+
+impl<T> sealed::Sealed for Slices<'_, T> {}
+
+impl<T: TotalRank> Storage for Slices<'_, T> {
+    type Value = T;
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.idx.len()
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Entry<T> {
+        Entry {
+            value: self.val[i],
+            index: self.idx[i],
+        }
+    }
+    #[inline]
+    fn set(&mut self, i: usize, entry: Entry<T>) {
+        self.val[i] = entry.value;
+        self.idx[i] = entry.index;
+    }
+    #[inline]
+    fn append(&mut self, entry: Entry<T>) {
+        self.len += 1;
+        self.set(self.len - 1, entry);
+    }
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
