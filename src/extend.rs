@@ -6,11 +6,9 @@
 
 use crate::arch;
 use crate::check::{check_len, check_values};
-use arrayvec::ArrayVec;
-
-use crate::heap::storage::entries_storage;
+use crate::heap::storage::Limited;
 use crate::heap::Storage;
-use crate::{Entry, Error, TotalRank};
+use crate::Error;
 
 /// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
 /// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
@@ -68,21 +66,13 @@ fn one_pass<S: Storage>(heap: &S, values: &[S::Value]) -> bool {
 
 /// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity: the
 /// one-pass path of [`extend`] works on it and copies it back only on success.
-struct Scratch<T> {
-    entries: ArrayVec<Entry<T>, SCRATCH_K>,
-    capacity: usize,
-}
-
-entries_storage!([T: TotalRank] Scratch<T>, |scratch| scratch.capacity);
+type Scratch<T> = Limited<T, SCRATCH_K>;
 
 /// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
 fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
     debug_assert!(heap.capacity() <= SCRATCH_K);
-    let mut copy = Scratch {
-        entries: ArrayVec::new(),
-        capacity: heap.capacity().min(SCRATCH_K),
-    };
-    for i in 0..heap.len().min(copy.capacity) {
+    let mut copy = Scratch::new(heap.capacity());
+    for i in 0..heap.len().min(copy.capacity()) {
         copy.append(heap.get(i));
     }
     copy
@@ -90,7 +80,7 @@ fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
 
 /// Writes `copy` back over `heap`, which it was made from and which has not grown since.
 fn copy_back<S: Storage>(copy: &Scratch<S::Value>, heap: &mut S) {
-    for (i, &entry) in copy.entries.iter().enumerate() {
+    for (i, &entry) in copy.entries().iter().enumerate() {
         if i < heap.len() {
             heap.set(i, entry);
         } else {

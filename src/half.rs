@@ -52,6 +52,16 @@ macro_rules! impl_half {
                 (bits & MAGNITUDE > $infinity)
                     | (order_key(bits) > order_key(threshold.to_bits()))
             }
+            /// The mean of the two keys ([`order_key`]), back to bits: a key between two
+            /// rankable ones has a magnitude of at most infinity, so it is rankable.
+            #[inline]
+            fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
+                let (a, b) = (order_key(low.to_bits()), order_key(high.to_bits()));
+                let mid = (a & b) + ((a ^ b) >> 1);
+                // The key's magnitude fits 15 bits: `±magnitude` of a rankable value.
+                let magnitude = mid.unsigned_abs() as u16;
+                Some(<$t>::from_bits(if mid < 0 { 0x8000 | magnitude } else { magnitude }))
+            }
         }
     )*};
 }
@@ -113,5 +123,41 @@ mod tests {
     #[test]
     fn bf16_may_enter_above_is_the_default_on_every_bit_pattern() {
         check(bf16::from_bits, BF16_INFINITY);
+    }
+
+    /// The midpoint of two rankable thresholds ranks between them and is rankable.
+    fn check_midpoints<H: TotalRank + core::fmt::Debug>(from_bits: fn(u16) -> H, infinity: u16) {
+        let thresholds = thresholds(from_bits, infinity);
+        for low in &thresholds {
+            for high in thresholds
+                .iter()
+                .filter(|h| h.rank_cmp(low) == Ordering::Greater)
+            {
+                let mid = H::rank_midpoint(low, high).unwrap();
+                assert!(mid.is_rankable(), "{low:?}..{high:?}: {mid:?}");
+                assert_ne!(
+                    mid.rank_cmp(low),
+                    Ordering::Less,
+                    "{low:?}..{high:?}: {mid:?}"
+                );
+                assert_ne!(
+                    mid.rank_cmp(high),
+                    Ordering::Greater,
+                    "{low:?}..{high:?}: {mid:?}"
+                );
+            }
+        }
+        assert_eq!(
+            H::rank_midpoint(&from_bits(0x8000 | infinity), &from_bits(infinity))
+                .unwrap()
+                .rank_cmp(&from_bits(0)),
+            Ordering::Equal
+        );
+    }
+
+    #[test]
+    fn midpoints_of_both_types_rank_between() {
+        check_midpoints(f16::from_bits, F16_INFINITY);
+        check_midpoints(bf16::from_bits, BF16_INFINITY);
     }
 }

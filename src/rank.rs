@@ -71,6 +71,20 @@ pub trait TotalRank: Copy {
         !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater
     }
 
+    /// A rankable value between `low` and `high` (both rankable, `low` ranking below `high`):
+    /// the one halfway between them in a monotone integer key of the order, so that halving
+    /// again and again ends within the key's bits (32 for `f32`). The scan bisects with it for a
+    /// threshold when a row defeats its sample; `None`, the default, leaves the scan without
+    /// that bound. Not part of the API: an impl outside the crate keeps the default. One that
+    /// returns a value outside `low..=high` may change which entries are kept, never cause a
+    /// panic or undefined behaviour.
+    #[doc(hidden)]
+    #[inline]
+    fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
+        let _ = (low, high);
+        None
+    }
+
     /// `values` as `f32`s if `Self` is `f32`, else `None`: how the crate's explicit SIMD
     /// block test, written for `f32` only, is reached from generic code with no cast. Not part
     /// of the API: an impl outside the crate keeps the default. One that does not may change
@@ -101,8 +115,15 @@ pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
     }
 }
 
+/// The floor of the mean of two integers, with no overflow.
+macro_rules! mean {
+    ($a:expr, $b:expr) => {
+        ($a & $b) + (($a ^ $b) >> 1)
+    };
+}
+
 macro_rules! impl_float {
-    ($($t:ty { $($extra:item)* })*) => {$(
+    ($($t:ty, $signed:ty, $unsigned:ty { $($extra:item)* })*) => {$(
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {
@@ -117,6 +138,17 @@ macro_rules! impl_float {
             #[allow(clippy::neg_cmp_op_on_partial_ord)]
             fn may_enter_above(&self, threshold: &Self) -> bool {
                 !(*self <= *threshold)
+            }
+            /// The mean of the two values' keys: the bits read as a signed integer, the
+            /// magnitude bits of a negative value flipped, grow with the IEEE order (NaN keys lie
+            /// beyond both infinities, so a key between two rankable ones is rankable).
+            #[inline]
+            fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
+                const SIGN: u32 = <$signed>::BITS - 1;
+                // Flips the magnitude bits of a negative key: its own inverse.
+                let flip = |bits: $signed| bits ^ ((bits >> SIGN) as $unsigned >> 1) as $signed;
+                let (a, b) = (flip(low.to_bits() as $signed), flip(high.to_bits() as $signed));
+                Some(<$t>::from_bits(flip(mean!(a, b)) as $unsigned))
             }
             $($extra)*
         }
@@ -138,19 +170,23 @@ macro_rules! impl_int {
             fn may_enter_above(&self, threshold: &Self) -> bool {
                 *self > *threshold
             }
+            #[inline]
+            fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
+                Some(mean!(*low, *high))
+            }
         }
     )*};
 }
 
 impl_float!(
-    f32 {
+    f32, i32, u32 {
         /// `Some(values)`: the explicit SIMD block test serves `f32`.
         #[inline(always)]
         fn as_f32s(values: &[Self]) -> Option<&[f32]> {
             Some(values)
         }
     }
-    f64 {}
+    f64, i64, u64 {}
 );
 impl_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
@@ -181,6 +217,10 @@ impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
     #[inline]
     fn rank_cmp(&self, other: &Self) -> Ordering {
         other.0.rank_cmp(&self.0)
+    }
+    #[inline]
+    fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
+        T::rank_midpoint(&high.0, &low.0).map(core::cmp::Reverse)
     }
 }
 
@@ -216,6 +256,60 @@ mod tests {
         check_all(&[0_u8, 1, 127, 128, 255]);
         check_all(&[i128::MIN, 0, i128::MAX]);
         check_all(&[0_usize, 1, usize::MAX]);
+    }
+
+    /// Every midpoint of two rankable values ranks between them, and halving an interval
+    /// again and again ends (the midpoint ties an end) within the key's bits.
+    fn check_midpoints<T: TotalRank + core::fmt::Debug>(values: &[T], bits: u32) {
+        for low in values.iter().filter(|v| v.is_rankable()) {
+            for high in values.iter().filter(|v| v.is_rankable()) {
+                if low.rank_cmp(high) != Ordering::Less {
+                    continue;
+                }
+                let (mut low, mut high) = (*low, *high);
+                let mut steps = 0;
+                loop {
+                    let mid = T::rank_midpoint(&low, &high).unwrap();
+                    assert!(mid.is_rankable(), "{mid:?}");
+                    assert_ne!(mid.rank_cmp(&low), Ordering::Less, "{mid:?} < {low:?}");
+                    assert_ne!(mid.rank_cmp(&high), Ordering::Greater, "{mid:?} > {high:?}");
+                    if mid.rank_cmp(&low) == Ordering::Equal
+                        || mid.rank_cmp(&high) == Ordering::Equal
+                    {
+                        break;
+                    }
+                    // Alternate halves, so that both ends move.
+                    if steps % 2 == 0 {
+                        low = mid;
+                    } else {
+                        high = mid;
+                    }
+                    steps += 1;
+                    assert!(steps <= bits, "no end after {steps} halvings");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn midpoints_rank_between_and_halving_ends() {
+        let f32s: std::vec::Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
+        check_midpoints(&f32s, 32);
+        let f64s: std::vec::Vec<f64> = f32s.iter().map(|&v| f64::from(v)).collect();
+        check_midpoints(&f64s, 64);
+        let reversed: std::vec::Vec<_> = f32s.iter().map(|&v| core::cmp::Reverse(v)).collect();
+        check_midpoints(&reversed, 32);
+        check_midpoints(&[i32::MIN, -7, -1, 0, 1, 6, i32::MAX], 32);
+        check_midpoints(&[0_u64, 1, 9, u64::MAX - 1, u64::MAX], 64);
+        check_midpoints(&[i128::MIN, -1, 0, i128::MAX], 128);
+        assert_eq!(
+            f32::rank_midpoint(&-0.0, &0.0).map(f32::to_bits),
+            Some((-0.0_f32).to_bits())
+        );
+        assert_eq!(f32::rank_midpoint(&1.0, &4.0), Some(2.0));
+        assert_eq!(f32::rank_midpoint(&-4.0, &-1.0), Some(-2.0));
+        assert_eq!(i8::rank_midpoint(&-128, &127), Some(-1));
+        assert_eq!(Odd::rank_midpoint(&Odd(1), &Odd(5)).map(|v| v.0), None);
     }
 
     /// A type that keeps the default: it is the rank order, NaN-like values included.

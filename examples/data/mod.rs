@@ -37,3 +37,92 @@ pub fn normal_logits(n: usize, seed: u64) -> Vec<f32> {
     let mut rng = Rng(seed);
     (0..n).map(|_| rng.normal() as f32).collect()
 }
+
+/// The rows the benches and the tests of the scan's bound run on, by name: logits as models
+/// emit them, and orders built to defeat a pre-filter. `k` shapes the last one.
+///
+/// - `normal`: standard normal logits; `masked`: 99% `-inf`, the rest normal;
+/// - `ascending` (every value would enter a heap filled from the front), `descending`, `equal`;
+/// - `rising_masked`: ascending with every seventh value `-inf`;
+/// - `sawtooth`: teeth of 37 values, each tooth's top above the last one's;
+/// - `organ_pipe`: rising to the middle, then falling; `rise_fall`: rising for three quarters,
+///   then falling;
+/// - `anti_sample`: [`anti_sample`], low where the scan samples.
+pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
+    let mut rng = Rng(0xA5A5);
+    let masked = normal_logits(n, 0x3A5C)
+        .into_iter()
+        .map(|v| {
+            if rng.below(100) == 0 {
+                v
+            } else {
+                f32::NEG_INFINITY
+            }
+        })
+        .collect();
+    let peak = 3 * n / 4;
+    vec![
+        ("normal", normal_logits(n, 0x5EED)),
+        ("masked", masked),
+        ("ascending", (0..n).map(|i| i as f32).collect()),
+        ("descending", (0..n).map(|i| (n - i) as f32).collect()),
+        ("equal", vec![1.0; n]),
+        (
+            "rising_masked",
+            (0..n)
+                .map(|i| {
+                    if i % 7 == 3 {
+                        f32::NEG_INFINITY
+                    } else {
+                        i as f32
+                    }
+                })
+                .collect(),
+        ),
+        (
+            "sawtooth",
+            (0..n).map(|i| ((i % 37) * 8192 + i / 37) as f32).collect(),
+        ),
+        (
+            "organ_pipe",
+            (0..n).map(|i| i.min(n - 1 - i) as f32).collect(),
+        ),
+        (
+            "rise_fall",
+            (0..n)
+                .map(|i| {
+                    if i < peak {
+                        i as f32
+                    } else {
+                        (2 * peak - i) as f32
+                    }
+                })
+                .collect(),
+        ),
+        ("anti_sample", anti_sample(n, k, false)),
+    ]
+}
+
+/// A row built against the scan's sample for this k: the places the scan samples (runs of 8
+/// at an even stride, sized as `src/scan/threshold.rs` sizes them) hold values below every
+/// other (`high == false`), so that the guess lets nearly every value through, or above every
+/// other (`high == true`), so that fewer than k are above it; the other values rise.
+pub fn anti_sample(n: usize, k: usize, high: bool) -> Vec<f32> {
+    let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let size = (n / 16).min(45 * n / k.max(1));
+    let runs = size / 8;
+    if runs >= 2 {
+        let stride = (n - 8) / (runs - 1);
+        for run in 0..runs {
+            let at = run * stride;
+            for (i, v) in (at..).zip(&mut x[at..at + 8]) {
+                *v = if high {
+                    (n + i) as f32
+                } else {
+                    -(i as f32) - 1.0
+                };
+            }
+        }
+    }
+    x
+}

@@ -29,8 +29,46 @@ pub(crate) fn offer<S: Storage>(heap: &mut S, entry: Entry<S::Value>) {
     if len < heap.capacity() {
         heap.append(entry);
         sift_up(heap, len, entry);
-    } else if len > 0 && heap.get(0).ranks_below(&entry) {
+    } else {
+        replace_root(heap, entry);
+    }
+}
+
+/// Puts `entry` in place of the root of a full heap if it beats it, sifted down; returns
+/// whether it did.
+#[inline]
+fn replace_root<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
+    let len = heap.len();
+    let enters = len > 0 && heap.get(0).ranks_below(&entry);
+    if enters {
         sift_down(heap, 0, entry, len);
+    }
+    enters
+}
+
+/// Keeps `entry` if it is among the best `capacity()` entries taken so far, as [`offer`] does,
+/// but while there is room it is appended in no order, and the heap is built once, when it is
+/// full (Floyd, O(k) for the whole fill, where a sift up each costs up to O(k log k) on a rising
+/// fill). Returns whether it replaced the root of a full heap. Until the heap is full, call
+/// [`settle`] before anything else reads it.
+#[inline]
+pub(crate) fn take<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
+    let len = heap.len();
+    if len < heap.capacity() {
+        heap.append(entry);
+        if len + 1 == heap.capacity() {
+            rebuild(heap);
+        }
+        false
+    } else {
+        replace_root(heap, entry)
+    }
+}
+
+/// Makes a heap again of a storage that [`take`] has appended to and that is not full.
+pub(crate) fn settle<S: Storage>(heap: &mut S) {
+    if heap.len() < heap.capacity() {
+        rebuild(heap);
     }
 }
 

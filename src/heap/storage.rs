@@ -44,7 +44,7 @@ pub(crate) mod sealed {
 
 /// Implements [`Storage`] for a struct whose field `entries`, an `ArrayVec` of entries, holds
 /// the heap, and whose capacity is `$capacity` (`$this` is `&self` in it): [`Array`], whose
-/// capacity is a constant, and the copy of a smaller heap in `extend`, whose capacity is not.
+/// capacity is a constant, and [`Limited`], whose capacity is not.
 macro_rules! entries_storage {
     ([$($generics:tt)*] $ty:ty, |$this:ident| $capacity:expr) => {
         impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {}
@@ -79,7 +79,6 @@ macro_rules! entries_storage {
         }
     };
 }
-pub(crate) use entries_storage;
 
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
 #[derive(Clone, Debug)]
@@ -102,6 +101,30 @@ impl<T, const K: usize> Array<T, K> {
 }
 
 entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
+
+/// A heap of at most `N` entries whose capacity, at most `N`, is set at run time: the copy of
+/// a small heap that `extend` works on, and the heap that picks a threshold from a sample.
+pub(crate) struct Limited<T, const N: usize> {
+    entries: ArrayVec<Entry<T>, N>,
+    capacity: usize,
+}
+
+impl<T, const N: usize> Limited<T, N> {
+    /// An empty heap that keeps up to `capacity.min(N)` entries.
+    pub(crate) fn new(capacity: usize) -> Self {
+        Limited {
+            entries: ArrayVec::new(),
+            capacity: capacity.min(N),
+        }
+    }
+
+    /// The kept entries, in heap order.
+    pub(crate) fn entries(&self) -> &[Entry<T>] {
+        &self.entries
+    }
+}
+
+entries_storage!([T: TotalRank, const N: usize] Limited<T, N>, |limited| limited.capacity);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
 /// the same length, k, the heap in their first places.

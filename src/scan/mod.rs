@@ -1,41 +1,65 @@
-//! The scan behind `extend_from_slice` and `top_k_into`: a pre-filter by blocks in front of the
-//! heap. Once the heap is full, values are read in blocks of [`BLOCK`], and a block is tested
-//! as a whole against the root's value with one branch-free fold ([`BlockTest`]); only a
-//! flagged block is looked at, and only its flagged values. An empty heap first takes a floor
-//! from the slice ([`seed()`]) so that its root does not climb from the worst of the first k
-//! values, and for mid-sized k the candidates go to a pool with a quickselect
-//! ([`pool`]) instead of a sift each.
+//! The scan behind `extend_from_slice` and `top_k_into`: a threshold in front of the heap,
+//! so that only values that may be among the k best reach it, whatever the order of the row.
+//!
+//! A long slice is first sampled ([`threshold::guess`]): runs of values spread evenly over
+//! it give a value that about k values (and a margin) are above. One pass then takes only
+//! the values above that floor, or above the heap's root once it is full: the slice is read by
+//! blocks of [`BLOCK`], each tested as a whole with one branch-free fold ([`BlockTest`]), and
+//! only a flagged block is looked at, value by value. The guess is never trusted: two checks
+//! make the result exact and the cost bounded.
+//!
+//! - The pass has a budget of root replacements. A row whose order defeats the sample (the
+//!   floor too low, and the values above it rising) spends it; the floor of the rest is then
+//!   raised by counting ([`threshold::raise`]) to one that at least k of the rest are above
+//!   and at most 2k + 128.
+//! - If fewer than k values are above the guess, the heap is not full of them at the end:
+//!   a second pass takes the values at or below it, under the same budget.
 //!
 //! # Cost
 //!
-//! n comparisons with the root, vectorized by blocks; on a row in random order the i-th value
-//! enters with probability about k/i, so about k·ln(n/k) insertions of O(log k) each. A
-//! rising row costs one read: the heap fills from its last values, or for k outside the pool's
-//! range from the best of windows spread over the row, which also catch a row that rises then
-//! falls. The worst case, a row where most values enter all the same (rising runs that no
-//! window catches), is O(n log k) outside the pool's range of k and O(n) within it, plus
-//! O(k log k) for the final sort.
+//! For n values, k kept and keys of w bits (32 for `f32`): the sample reads at most n/16
+//! values; a pass reads the n values once, makes at most k appends and one O(k) build, and
+//! at most k/2 + 128 replacements of O(log k) before its budget is spent; a spent budget costs
+//! at most w + 2 counting reads of the rest and then at most 2k + 128 replacements. A second
+//! pass costs as much again. So the worst case is O((w + 4)·n + k log k) comparisons
+//! whatever the row, all but O(k log k) of them in vectorized reads, and the usual case (a
+//! row in random order, or rising, or falling) one read and O(k log k). A value type without
+//! [`TotalRank::rank_midpoint`] (a type outside the crate) cannot be bisected: its worst
+//! case is the plain heap's O(n log k).
 
-mod pool;
-mod seed;
-mod select;
+mod threshold;
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{first_unrankable, not_rankable};
-use crate::heap::{offer, Storage};
+use crate::heap::{settle, take, Storage};
 use crate::{Entry, Error, TotalRank};
-use pool::{scan_pooled, POOL_MAX_K, POOL_MIN_K};
-use seed::{fill_above, seed};
 
-/// Offers `values` as the stream positions `start..`: the ones that fill the heap, then the
-/// rest by blocks, skipping each block in which no value may beat the root (`test`), then the
-/// last values that do not fill a block. Returns the first NaN as an error, with the heap then
-/// holding some of the values before it. `start + values.len()` must be at most
-/// [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
-///
-/// An empty heap fills with the values above a floor when [`seed()`] finds one, else with the
-/// first values one by one. For k from [`POOL_MIN_K`] to [`POOL_MAX_K`] the candidates then go
-/// to a pool ([`scan_pooled`]); for other k each replaces the root.
+/// Root replacements a pass may make besides k/2 before its floor is raised by counting:
+/// enough that a row in random order (about k·ln(c/k) replacements for c values above the
+/// floor) or a rising row (c − k) does not spend it, with the guess's margin.
+const SPARE: usize = 128;
+
+/// The values a pass takes: those strictly above `floor` (all if `None`) and not above
+/// `ceiling` (all if `None`).
+#[derive(Clone, Copy, Debug)]
+struct Band<T> {
+    floor: Option<T>,
+    ceiling: Option<T>,
+}
+
+impl<T: TotalRank> Band<T> {
+    /// Whether a rankable value is not above the ceiling.
+    #[inline(always)]
+    fn under_ceiling(&self, value: &T) -> bool {
+        self.ceiling
+            .map_or(true, |ceiling| !value.may_enter_above(&ceiling))
+    }
+}
+
+/// Offers `values` as the stream positions `start..`, with a threshold from a sample when the
+/// slice is long enough for one ([`threshold::guess`]). Returns the first NaN as an error,
+/// with the heap then holding some of the values before it. `start + values.len()` must be at
+/// most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
 ///
 /// `arch::scan` compiles it a second time for a wider vector unit when the CPU has one,
 /// with a block test of its own: hence `inline(always)`, here and in what it calls on every
@@ -47,58 +71,181 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     values: &[S::Value],
     test: B,
 ) -> Result<(), Error> {
-    let done = match seed(heap, values) {
-        Some(floor) => fill_above(heap, start, values, &floor, test)?,
-        None => {
-            let fill = (heap.capacity() - heap.len()).min(values.len());
-            admit(heap, start, &values[..fill])?;
-            fill
-        }
-    };
-    if heap.len() == 0 {
-        // k = 0: nothing is kept, but a NaN is still an error.
-        return match first_unrankable(&values[done..]) {
-            Some(pos) => Err(not_rankable(start + (done + pos) as u64)),
+    let k = heap.capacity();
+    if k == 0 {
+        // Nothing is kept, but a NaN is still an error.
+        return match first_unrankable(values) {
+            Some(pos) => Err(not_rankable(start + pos as u64)),
             None => Ok(()),
         };
     }
-    let blocks = values[done..].chunks_exact(BLOCK);
-    let tail = blocks.remainder();
-    let at = start + done as u64;
-    if (POOL_MIN_K..=POOL_MAX_K).contains(&heap.len()) {
-        scan_pooled(heap, at, blocks, test)?;
-    } else {
-        for (block, at) in blocks.zip((at..).step_by(BLOCK)) {
-            let threshold = heap.get(0).value;
-            if test.flagged(block, &threshold) {
-                // Each flagged value may still lose to a root that one before it has raised:
-                // `offer` compares it again.
-                for_flagged(block, threshold, at, test, |entry| offer(heap, entry))?;
-            }
-        }
+    let Some(guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
+        return sweep(heap, start, values, Band::ALL, None, test).map(drop);
+    };
+    let above = Band {
+        floor: Some(guess),
+        ceiling: None,
+    };
+    take_band(heap, start, values, above, test)?;
+    // Exact once the heap holds k values above the guess: no value at or below it can enter.
+    let full = heap.len() == k;
+    if !(full && heap.get(0).value.may_enter_above(&guess)) {
+        let rest = Band {
+            floor: None,
+            ceiling: Some(guess),
+        };
+        take_band(heap, start, values, rest, test)?;
     }
-    admit(heap, start + (values.len() - tail.len()) as u64, tail)
+    Ok(())
 }
 
-/// Offers each of `values`, the stream positions `start..`, stopping at the first NaN. Once
-/// the heap is full, a value that cannot beat the root ([`TotalRank::may_enter_above`]) costs
-/// that one test.
-pub(crate) fn admit<S: Storage>(
+impl<T> Band<T> {
+    /// Every value.
+    const ALL: Self = Band {
+        floor: None,
+        ceiling: None,
+    };
+}
+
+/// Offers the values of `band` with a budget of k/2 + [`SPARE`] root replacements; if the
+/// slice spends it, the floor of the rest is raised by counting ([`threshold::raise`]) and the
+/// rest is offered with no budget.
+#[inline(always)]
+fn take_band<S: Storage, B: BlockTest>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
+    band: Band<S::Value>,
+    test: B,
 ) -> Result<(), Error> {
-    for (index, &value) in (start..).zip(values) {
-        let len = heap.len();
-        if len == heap.capacity() && len > 0 && !value.may_enter_above(&heap.get(0).value) {
+    let budget = heap.capacity() / 2 + SPARE;
+    if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
+        let rest = &values[done..];
+        let raised = Band {
+            floor: Some(threshold::raise(heap, rest, band, test)),
+            ..band
+        };
+        sweep(heap, start + done as u64, rest, raised, None, test)?;
+    }
+    Ok(())
+}
+
+/// How far [`sweep`] went.
+enum Swept {
+    /// Every value was offered.
+    All,
+    /// The budget was spent: the values before this position were offered, and the heap is
+    /// full.
+    Until(usize),
+}
+
+/// Offers the values of `band` (stream positions `start..`) by blocks, each tested as a whole
+/// against the higher of the band's floor and the root of a full heap, and stops after the
+/// block in which the root has been replaced more than `budget` times. Leaves a heap either
+/// way ([`settle`]).
+#[inline(always)]
+fn sweep<S: Storage, B: BlockTest>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    band: Band<S::Value>,
+    budget: Option<usize>,
+    test: B,
+) -> Result<Swept, Error> {
+    let swept = sweep_blocks(heap, start, values, band, budget, test);
+    settle(heap);
+    swept
+}
+
+/// [`sweep`], but the heap may be left unbuilt. The loop over blocks holds only the block
+/// test: the threshold changes only after a flagged block, and is computed again there.
+#[inline(always)]
+fn sweep_blocks<S: Storage, B: BlockTest>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    band: Band<S::Value>,
+    budget: Option<usize>,
+    test: B,
+) -> Result<Swept, Error> {
+    let mut replaced = 0;
+    let blocks = values.chunks_exact(BLOCK);
+    let tail = blocks.remainder();
+    let last = blocks.len();
+    let mut threshold = threshold(heap, band.floor);
+    for (i, block) in blocks.enumerate() {
+        if threshold.is_some_and(|threshold| !test.flagged(block, &threshold)) {
             continue;
         }
+        let at = start + (i * BLOCK) as u64;
+        take_block(heap, block, at, band, threshold, test, &mut replaced)?;
+        threshold = self::threshold(heap, band.floor);
+        if budget.is_some_and(|budget| replaced > budget) && (i + 1 < last || !tail.is_empty()) {
+            return Ok(Swept::Until((i + 1) * BLOCK));
+        }
+    }
+    let at = start + (values.len() - tail.len()) as u64;
+    take_block(heap, tail, at, band, threshold, test, &mut replaced).map(|()| Swept::All)
+}
+
+/// What a value must beat to be taken: the higher of `floor` and the root of a full heap, or
+/// nothing while the heap has room and there is no floor.
+#[inline(always)]
+fn threshold<S: Storage>(heap: &S, floor: Option<S::Value>) -> Option<S::Value> {
+    let full = heap.len() == heap.capacity();
+    match (floor, full) {
+        (Some(floor), true) => Some(higher(floor, heap.get(0).value)),
+        (None, true) => Some(heap.get(0).value),
+        (floor, false) => floor,
+    }
+}
+
+/// Offers the values of `block` (stream positions `at..`) in `band` that beat `threshold`
+/// (every value if `None`), counting in `replaced` the roots they replace.
+#[inline(always)]
+fn take_block<S: Storage, B: BlockTest>(
+    heap: &mut S,
+    block: &[S::Value],
+    at: u64,
+    band: Band<S::Value>,
+    threshold: Option<S::Value>,
+    test: B,
+    replaced: &mut usize,
+) -> Result<(), Error> {
+    let keep = |entry: Entry<S::Value>| {
+        if band.under_ceiling(&entry.value) {
+            *replaced += usize::from(take(heap, entry));
+        }
+    };
+    match threshold {
+        // Each flagged value may still lose to a root that one before it has raised: `take`
+        // compares it again.
+        Some(threshold) => for_flagged(block, threshold, at, test, keep),
+        None => for_each(block, at, keep),
+    }
+}
+
+/// The higher of two rankable values.
+#[inline(always)]
+fn higher<T: TotalRank>(a: T, b: T) -> T {
+    if b.may_enter_above(&a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Calls `f` on the entry of each value of `block` (stream positions `at..`), in order, and
+/// stops at the first NaN.
+#[inline(always)]
+fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> Result<(), Error> {
+    for (index, &value) in (at..).zip(block) {
         if !value.is_rankable() {
             return Err(not_rankable(index));
         }
         // The caller keeps every position below `MAX_STREAM_LEN`: the cast is lossless.
         let index = index as u32;
-        offer(heap, Entry { value, index });
+        f(Entry { value, index });
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 #[path = "../../examples/data/mod.rs"]
-mod data;
+pub mod data;
 #[allow(unused_imports)]
 pub use data::Rng;
 
@@ -333,6 +333,8 @@ pub enum Feed {
     Push,
     /// One `extend_from_slice` of the whole row.
     Extend,
+    /// One `extend_from_slice` per chunk of this many values.
+    Chunks(usize),
 }
 
 /// `SliceTopK` with `k` places, fed the whole row.
@@ -347,6 +349,7 @@ pub fn via_slice_topk<T: TotalRank + Default>(
     match feed {
         Feed::Push => x.iter().try_for_each(|&v| top.push(v))?,
         Feed::Extend => top.extend_from_slice(x)?,
+        Feed::Chunks(len) => x.chunks(len).try_for_each(|c| top.extend_from_slice(c))?,
     }
     let (i, v) = top.into_sorted();
     Ok(zip_entries(i, v))
@@ -358,6 +361,7 @@ pub fn via_topk<T: TotalRank, const K: usize>(x: &[T], feed: Feed) -> Result<Vec
     match feed {
         Feed::Push => x.iter().try_for_each(|&v| top.push(v))?,
         Feed::Extend => top.extend_from_slice(x)?,
+        Feed::Chunks(len) => x.chunks(len).try_for_each(|c| top.extend_from_slice(c))?,
     }
     Ok(top.into_sorted().to_vec())
 }

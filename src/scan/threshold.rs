@@ -1,0 +1,259 @@
+//! The scan's floors: a guess from a sample spread over the slice ([`guess`]), and, when the
+//! slice's order defeats the sample, a floor for the rest of it found by counting
+//! ([`raise`]), which is exact.
+
+use super::{higher, Band, SPARE};
+use crate::block::{for_flagged, BlockTest};
+use crate::check::{first_unrankable, not_rankable};
+use crate::heap::storage::Limited;
+use crate::heap::{offer, peek_worst, Storage};
+use crate::{Entry, Error, TotalRank};
+
+/// Consecutive values read at each place of the sample: a block, tested as a whole against
+/// the root of the sample's heap, and read at the speed of memory (a sample spread value by
+/// value waits for a cache line for each).
+const RUN: usize = 8;
+
+/// At most one value in this many is sampled, so the sample costs a sixteenth of a read.
+const SPARSITY: usize = 16;
+
+/// The largest rank the guess may have in its sample: the sample's heap holds this many.
+const MAX_RANK: usize = 64;
+
+/// The most sampled values expected above the k-th best value of the slice: with the margin
+/// of [`rank`], the guess's rank stays within [`MAX_RANK`].
+const MAX_EXPECTED: u64 = 45;
+
+/// Where [`guess`] samples: at the start of each stride, or half a stride further (a
+/// second look at a slice whose order defeated the first).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Phase {
+    Start,
+    Middle,
+}
+
+/// A value that about k values of `values` (and a margin) are strictly above, or `None`
+/// when the slice is too short for a sample to tell (fewer than 2k values, or too few runs).
+///
+/// The sample is `s` values, runs of [`RUN`] at evenly spaced places; the guess is its r-th
+/// best, `r` from [`rank`]: about `r·n/s` values of the slice are above it. A pilot of one
+/// run in [`PILOT`] is visited first, in an order scrambled by a step coprime to their count
+/// ([`scramble_step`]), and the other runs then in order (which memory reads fastest): the
+/// pilot's best bring the heap's root near its final value whatever the slice's order, so that
+/// a rising, falling or peaked slice does not make every sampled value enter, and a run whose
+/// values cannot beat the root is skipped on one branch-free test. Returns the slice's first
+/// NaN (stream positions `start..`) as an error if the sample meets one.
+#[inline(always)]
+pub(super) fn guess<T: TotalRank, B: BlockTest>(
+    start: u64,
+    values: &[T],
+    k: usize,
+    phase: Phase,
+    test: B,
+) -> Result<Option<T>, Error> {
+    let n = values.len();
+    if n < 2 * k {
+        return Ok(None);
+    }
+    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k as u64).unwrap_or(n);
+    let runs = (n / SPARSITY).min(expected) / RUN;
+    let rank = rank(k, runs * RUN, n);
+    if runs < 2 || rank > runs * RUN / 2 {
+        return Ok(None);
+    }
+    let stride = (n - RUN) / (runs - 1);
+    let offset = if phase == Phase::Middle {
+        stride / 2
+    } else {
+        0
+    };
+    let mut best = Limited::<T, MAX_RANK>::new(rank);
+    let mut sample = |run: usize| {
+        let at = (run * stride + offset).min(n - RUN);
+        take_run(&mut best, &values[at..at + RUN], at, test).map_err(|_| {
+            // The error names the slice's first NaN, wherever the sample met one.
+            let first = first_unrankable(values).unwrap_or(at);
+            not_rankable(start + first as u64)
+        })
+    };
+    // The pilot: every PILOT-th run, in a scrambled order.
+    let pilots = runs.div_ceil(PILOT);
+    let step = scramble_step(pilots);
+    let mut pilot = 0;
+    for _ in 0..pilots {
+        pilot += step;
+        if pilot >= pilots {
+            pilot -= pilots;
+        }
+        sample(pilot * PILOT)?;
+    }
+    // The other runs, in order.
+    for run in (0..runs).filter(|run| run % PILOT != 0) {
+        sample(run)?;
+    }
+    Ok(peek_worst(&best).map(|worst| worst.value))
+}
+
+/// One run in this many is a pilot of the sample, visited first in a scrambled order, so that
+/// the sample's heap holds values near its r-th best before the other runs, read in order,
+/// reach it.
+const PILOT: usize = 8;
+
+/// Offers the values of `run` (slice positions `at..`) to the sample's heap; a run whose values
+/// cannot beat the root of the full heap costs one block test. Stops at a NaN.
+#[inline(always)]
+fn take_run<T: TotalRank, B: BlockTest>(
+    best: &mut Limited<T, MAX_RANK>,
+    run: &[T],
+    at: usize,
+    test: B,
+) -> Result<(), Error> {
+    if best.len() < best.capacity() {
+        return run.iter().zip(at..).try_for_each(|(&value, index)| {
+            if !value.is_rankable() {
+                return Err(not_rankable(index as u64));
+            }
+            // A position in the slice, which is at most `MAX_STREAM_LEN` long.
+            let index = index as u32;
+            offer(best, Entry { value, index });
+            Ok(())
+        });
+    }
+    let root = best.get(0).value;
+    if test.flagged(run, &root) {
+        for_flagged(run, root, at as u64, test, |entry| offer(best, entry))?;
+    }
+    Ok(())
+}
+
+/// A step coprime to `runs` near `runs / φ` (the golden ratio's), so that `j·step mod runs`
+/// visits every run once, in an order with no long rising or falling stretch.
+fn scramble_step(runs: usize) -> usize {
+    let mut step = (runs * 5 / 8).max(1);
+    while gcd(step, runs) != 1 {
+        step += 1;
+    }
+    step
+}
+
+/// The greatest common divisor.
+fn gcd(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The rank in a sample of `s` of `n` values whose value about k (and a margin) values of the
+/// slice are above: with λ = k·s/n sampled values expected above the k-th best,
+/// r = ⌈λ⌉ + ⌊2.5·√λ⌋ + 2, about 2.5 standard deviations of a Poisson count beyond the mean, so
+/// that fewer than k values are above the guess on a random row seldom.
+fn rank(k: usize, s: usize, n: usize) -> usize {
+    let (k, s, n) = (k as u64, s as u64, n as u64);
+    let expected = (k * s).div_ceil(n);
+    // ⌊√(6.25·λ)⌋ = ⌊√(25·k·s / 4n)⌋.
+    let spread = isqrt(25 * k * s / (4 * n));
+    (expected + spread + 2) as usize
+}
+
+/// ⌊√x⌋, for the small x of [`rank`].
+fn isqrt(x: u64) -> u64 {
+    let mut root = 0;
+    while (root + 1) * (root + 1) <= x {
+        root += 1;
+    }
+    root
+}
+
+/// A floor for `rest`, the values after the part of a slice that spent a pass's budget, in
+/// `band`, with the heap full: at least k of the rest in the band are strictly above it (so
+/// that no value at or below it can be among the k best), and at most 2k + [`SPARE`] when the
+/// values allow (so that the rest costs at most that many entries).
+///
+/// It starts from the higher of the band's floor and the root. If more than 2k + [`SPARE`]
+/// values of the rest are above that, it bisects between it and their best
+/// ([`TotalRank::rank_midpoint`]), counting at each step, until the count falls between k and
+/// 2k + [`SPARE`] or the two ends are neighbours in the order: at most w + 2 counting reads of
+/// the rest for keys of w bits.
+#[inline(always)]
+pub(super) fn raise<S: Storage, B: BlockTest>(
+    heap: &S,
+    rest: &[S::Value],
+    band: Band<S::Value>,
+    test: B,
+) -> S::Value {
+    let k = heap.capacity();
+    let root = heap.get(0).value;
+    let mut low = band.floor.map_or(root, |floor| higher(floor, root));
+    let limit = 2 * k + SPARE;
+    if count_above(rest, low, band.ceiling) <= limit {
+        return low;
+    }
+    let Some(mut high) = best(rest, band.ceiling) else {
+        return low;
+    };
+    // A second look before bisecting: a sample of the rest at other places, which a row built
+    // against the first one does not defeat too.
+    if let Ok(Some(second)) = guess(0, rest, k, Phase::Middle, test) {
+        if second.may_enter_above(&low) && high.may_enter_above(&second) {
+            match count_above(rest, second, band.ceiling) {
+                count if count < k => high = second,
+                count if count <= limit => return second,
+                _ => low = second,
+            }
+        }
+    }
+    while let Some(mid) = S::Value::rank_midpoint(&low, &high) {
+        if !mid.may_enter_above(&low) || !high.may_enter_above(&mid) {
+            break;
+        }
+        match count_above(rest, mid, band.ceiling) {
+            count if count < k => high = mid,
+            count if count <= limit => return mid,
+            _ => low = mid,
+        }
+    }
+    low
+}
+
+/// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
+const LANES: usize = 8;
+
+/// How many of `values` are strictly above `floor` and not above `ceiling`, NaN counted as
+/// above both.
+#[inline(always)]
+fn count_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> usize {
+    match ceiling {
+        None => count(values, |v| v.may_enter_above(&floor)),
+        Some(ceiling) => count(values, |v| {
+            v.may_enter_above(&floor) & !v.may_enter_above(&ceiling)
+        }),
+    }
+}
+
+/// How many of `values` satisfy `holds`: a branch-free count by [`LANES`] that vectorizes.
+#[inline(always)]
+fn count<T>(values: &[T], holds: impl Fn(&T) -> bool) -> usize {
+    // A lane counts at most a LANES-th of a stream's `MAX_STREAM_LEN` values: a `u32` holds it.
+    let mut lanes = [0_u32; LANES];
+    let chunks = values.chunks_exact(LANES);
+    let tail = chunks.remainder().iter().filter(|v| holds(v)).count();
+    for chunk in chunks {
+        for (lane, v) in lanes.iter_mut().zip(chunk) {
+            *lane += u32::from(holds(v));
+        }
+    }
+    lanes.iter().map(|&lane| lane as usize).sum::<usize>() + tail
+}
+
+/// The best rankable value of `values` not above `ceiling`, if any.
+#[inline(always)]
+fn best<T: TotalRank>(values: &[T], ceiling: Option<T>) -> Option<T> {
+    let under = |v: &T| ceiling.map_or(true, |ceiling| !v.may_enter_above(&ceiling));
+    values
+        .iter()
+        .filter(|v| v.is_rankable() && under(v))
+        .fold(None, |best, &v| {
+            Some(best.map_or(v, |best| higher(best, v)))
+        })
+}
