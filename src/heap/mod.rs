@@ -5,10 +5,13 @@
 //! and sifted up. Then each new entry costs one comparison with the root; only a better one
 //! replaces the root and is sifted down: O(log k). Because a stream's entries arrive by
 //! ascending index, a later entry that ties the root is worse than it and stays out, so the
-//! lower index wins the last place with no special case. At the end an in-place heap sort
+//! lower index wins the last place with no special case. At the end an in-place quicksort
 //! ([`sort`]) leaves the storage best first in O(k log k).
 
+mod sort;
 pub(crate) mod storage;
+
+pub(crate) use sort::sort;
 
 pub use storage::Storage;
 
@@ -129,37 +132,6 @@ pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
     for i in (0..len / 2).rev() {
         sift_down(heap, i, heap.get(i), len);
     }
-}
-
-/// In-place heap sort: the root (the worst) goes to the end, the heap shrinks by one, and so on,
-/// leaving positions `0..len()` best first. The storage is no longer a heap afterwards.
-pub(crate) fn sort<S: Storage>(heap: &mut S) {
-    for end in (1..heap.len()).rev() {
-        let worst = heap.get(0);
-        let last = heap.get(end);
-        heap.set(end, worst);
-        sift_through_leaf(heap, last, end);
-    }
-}
-
-/// Puts `entry` into the hole at the root of the heap of `len` entries, bottom-up (Floyd's
-/// heap sort): the hole goes down to a leaf along the worse children, one comparison a level
-/// and no exit to predict, then `entry` climbs back while it is worse than the parent. In a
-/// heap sort the entry comes from the last leaf, so it belongs near the bottom and climbs a
-/// level or two, where a sift from the top compares it at every level and leaves at a level
-/// that changes from one sift to the next.
-fn sift_through_leaf<S: Storage>(heap: &mut S, entry: Entry<S::Value>, len: usize) {
-    let mut pos = 0;
-    loop {
-        let left = 2 * pos + 1;
-        if left >= len {
-            break;
-        }
-        let child = worse_child(heap, left, len);
-        heap.set(pos, heap.get(child));
-        pos = child;
-    }
-    sift_up(heap, pos, entry);
 }
 
 #[cfg(test)]
