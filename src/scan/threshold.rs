@@ -189,20 +189,20 @@ pub(super) fn raise<S: Storage, B: BlockTest>(
     if count_above(rest, low, band.ceiling) <= limit {
         return low;
     }
-    let Some(mut high) = best(rest, band.ceiling) else {
-        return low;
-    };
     // A second look before bisecting: a sample of the rest at other places, which a row built
     // against the first one does not defeat too.
+    let mut high = None;
     if let Ok(Some(second)) = guess(0, rest, k, Phase::Middle, test) {
-        if second.may_enter_above(&low) && high.may_enter_above(&second) {
+        if second.may_enter_above(&low) {
             match count_above(rest, second, band.ceiling) {
-                count if count < k => high = second,
+                count if count < k => high = Some(second),
                 count if count <= limit => return second,
                 _ => low = second,
             }
         }
     }
+    // More than `limit` values are above `low`: their best is above it.
+    let mut high = high.unwrap_or_else(|| best_above(rest, low, band.ceiling));
     while let Some(mid) = S::Value::rank_midpoint(&low, &high) {
         if !mid.may_enter_above(&low) || !high.may_enter_above(&mid) {
             break;
@@ -231,29 +231,35 @@ fn count_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> usiz
     }
 }
 
-/// How many of `values` satisfy `holds`: a branch-free count by [`LANES`] that vectorizes.
+/// How many of `values` satisfy `holds`: a branch-free sum that vectorizes, by pieces short
+/// enough for a `u32` count.
 #[inline(always)]
 fn count<T>(values: &[T], holds: impl Fn(&T) -> bool) -> usize {
-    // A lane counts at most a LANES-th of a stream's `MAX_STREAM_LEN` values: a `u32` holds it.
-    let mut lanes = [0_u32; LANES];
-    let chunks = values.chunks_exact(LANES);
-    let tail = chunks.remainder().iter().filter(|v| holds(v)).count();
-    for chunk in chunks {
-        for (lane, v) in lanes.iter_mut().zip(chunk) {
-            *lane += u32::from(holds(v));
-        }
-    }
-    lanes.iter().map(|&lane| lane as usize).sum::<usize>() + tail
+    values
+        .chunks(1 << 16)
+        .map(|piece| piece.iter().map(|v| u32::from(holds(v))).sum::<u32>() as usize)
+        .sum()
 }
 
-/// The best rankable value of `values` not above `ceiling`, if any.
+/// The best of `floor` and the rankable values of `values` not above `ceiling`: a branch-free
+/// fold by [`LANES`] that vectorizes.
 #[inline(always)]
-fn best<T: TotalRank>(values: &[T], ceiling: Option<T>) -> Option<T> {
-    let under = |v: &T| ceiling.map_or(true, |ceiling| !v.may_enter_above(&ceiling));
-    values
-        .iter()
-        .filter(|v| v.is_rankable() && under(v))
-        .fold(None, |best, &v| {
-            Some(best.map_or(v, |best| higher(best, v)))
-        })
+fn best_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> T {
+    let better = |best: T, v: &T| {
+        let under = ceiling.map_or(true, |ceiling| !v.may_enter_above(&ceiling));
+        if v.is_rankable() & under & v.may_enter_above(&best) {
+            *v
+        } else {
+            best
+        }
+    };
+    let mut lanes = [floor; LANES];
+    let chunks = values.chunks_exact(LANES);
+    let tail = chunks.remainder().iter().fold(floor, better);
+    for chunk in chunks {
+        for (lane, v) in lanes.iter_mut().zip(chunk) {
+            *lane = better(*lane, v);
+        }
+    }
+    lanes.iter().fold(tail, better)
 }
