@@ -2,9 +2,13 @@
 //! (introsort), which at large k takes about half the time of a heap sort of the same
 //! entries: fewer comparisons, and each partition reads the entries in order.
 //!
-//! The pivot is the median of three entries; each partition is branch-free (Lomuto's scheme
-//! with an unconditional swap); the smaller side is sorted first, by recursion, and the larger
-//! one by the loop, so the recursion is at most log2(k) deep; a range that has taken more than
+//! Entries already in order, best first or worst first, cost one pass (a full sort of a row
+//! that is already in order, as `top_k_into` with k = n is, need not be n log n). Otherwise
+//! the pivot is the median of three entries, or of three medians of three (Tukey's ninther)
+//! in a long range, spread over it, so that no order of the entries (a heap of an organ pipe,
+//! say) gives bad pivots again and again; each partition is branch-free, by blocks of entries
+//! whose offsets are gathered before they are swapped (BlockQuicksort); the smaller side is sorted first, by recursion, and the larger one
+//! by the loop, so the recursion is at most log2(k) deep; a range that has taken more than
 //! 2·log2(k) partitions is heap sorted (O(k log k) whatever the entries), and a short range is
 //! sorted by insertion. Entries never tie under [`Entry::ranks_below`] (indices are distinct),
 //! so no range of equal entries needs a pass of its own.
@@ -15,11 +19,49 @@ use crate::Entry;
 /// Ranges at most this long are sorted by insertion.
 const SHORT: usize = 16;
 
+/// Ranges at least this long take the ninther as pivot; shorter ones the median of three.
+const NINTHER: usize = 64;
+
 /// Sorts positions `0..len()` of the storage best first.
 pub(crate) fn sort<S: Storage>(heap: &mut S) {
     let len = heap.len();
-    let depth = 2 * (usize::BITS - len.leading_zeros());
-    quicksort(heap, 0, len, depth);
+    match run(heap, len) {
+        Run::BestFirst => {}
+        Run::WorstFirst => reverse(heap, len),
+        Run::Neither => {
+            let depth = 2 * (usize::BITS - len.leading_zeros());
+            quicksort(heap, 0, len, depth);
+        }
+    }
+}
+
+/// The order of a storage's entries, as [`run`] finds it.
+enum Run {
+    BestFirst,
+    WorstFirst,
+    Neither,
+}
+
+/// Whether the first `len` entries are in order, best first or worst first: one pass at
+/// most, and a few comparisons for entries in no order.
+fn run<S: Storage>(heap: &S, len: usize) -> Run {
+    if len < 2 {
+        return Run::BestFirst;
+    }
+    let best_first = before(&heap.get(0), &heap.get(1));
+    let in_order = (2..len).all(|i| before(&heap.get(i - 1), &heap.get(i)) == best_first);
+    match (in_order, best_first) {
+        (false, _) => Run::Neither,
+        (true, true) => Run::BestFirst,
+        (true, false) => Run::WorstFirst,
+    }
+}
+
+/// Reverses the order of the first `len` entries.
+fn reverse<S: Storage>(heap: &mut S, len: usize) {
+    for i in 0..len / 2 {
+        swap(heap, i, len - 1 - i);
+    }
 }
 
 /// Whether `a` goes before `b`: it ranks above it.
@@ -56,35 +98,116 @@ fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: 
     insertion_sort(heap, lo, hi);
 }
 
-/// Partitions `lo..hi` (at least 3 entries) around the median of its first, middle and last
-/// entries; returns the pivot's final position, with every entry before it going before it.
+/// Partitions `lo..hi` (more than [`SHORT`] entries) around [`pivot`]; returns the pivot's
+/// final position, with every entry before it going before it.
 fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
-    let (mid, last) = (lo + (hi - lo) / 2, hi - 1);
-    // The median of the three to `lo`.
-    if before(&heap.get(mid), &heap.get(lo)) {
-        swap(heap, mid, lo);
-    }
-    if before(&heap.get(last), &heap.get(lo)) {
-        swap(heap, last, lo);
-    }
-    // `lo` now goes first of the three: the median is the first of the other two.
-    let median = if before(&heap.get(mid), &heap.get(last)) {
-        mid
-    } else {
-        last
-    };
+    let median = pivot(heap, lo, hi);
     swap(heap, lo, median);
     let pivot = heap.get(lo);
-    // Positions lo+1..store go before the pivot, store..i do not.
-    let mut store = lo + 1;
-    for i in lo + 1..hi {
+    let (l, r) = partition_blocks(heap, lo + 1, hi, &pivot);
+    let store = partition_lomuto(heap, l, r, &pivot);
+    swap(heap, lo, store - 1);
+    store - 1
+}
+
+/// Entries of a block of [`partition_blocks`]: their offsets in it fit a `u8`.
+const BLOCK: usize = 64;
+
+/// Partitions the two ends of `lo..hi` around `pivot` by blocks (Edelkamp and Weiß's
+/// BlockQuicksort): the offsets of the entries of a block at the left end that do not go
+/// before the pivot, and of those of a block at the right end that do, are gathered with no
+/// branch, then swapped in pairs, so that no comparison is a branch and no entry waits for
+/// the one before it to be stored. Returns `(l, r)`: every entry of `lo..l` goes before the
+/// pivot, none of `r..hi` does, and `l..r` (fewer than 3·[`BLOCK`] entries) is left for
+/// [`partition_lomuto`].
+fn partition_blocks<S: Storage>(
+    heap: &mut S,
+    mut l: usize,
+    mut r: usize,
+    pivot: &Entry<S::Value>,
+) -> (usize, usize) {
+    let (mut left, mut right) = ([0_u8; BLOCK], [0_u8; BLOCK]);
+    let (mut left_start, mut left_len, mut right_start, mut right_len) = (0, 0, 0, 0);
+    while r - l >= 2 * BLOCK {
+        if left_len == 0 {
+            left_start = 0;
+            for (i, offset) in (0..BLOCK as u8).enumerate() {
+                left[left_len] = offset;
+                left_len += usize::from(!before(&heap.get(l + i), pivot));
+            }
+        }
+        if right_len == 0 {
+            right_start = 0;
+            for (i, offset) in (0..BLOCK as u8).enumerate() {
+                right[right_len] = offset;
+                right_len += usize::from(before(&heap.get(r - 1 - i), pivot));
+            }
+        }
+        let pairs = left_len.min(right_len);
+        for j in 0..pairs {
+            let i = l + usize::from(left[left_start + j]);
+            let k = r - 1 - usize::from(right[right_start + j]);
+            swap(heap, i, k);
+        }
+        (left_start, left_len) = (left_start + pairs, left_len - pairs);
+        (right_start, right_len) = (right_start + pairs, right_len - pairs);
+        if left_len == 0 {
+            l += BLOCK;
+        }
+        if right_len == 0 {
+            r -= BLOCK;
+        }
+    }
+    (l, r)
+}
+
+/// Partitions `l..r` around `pivot` (Lomuto's scheme with an unconditional swap, no branch);
+/// returns `store`: the entries of `l..store` go before the pivot, those of `store..r` do not.
+fn partition_lomuto<S: Storage>(
+    heap: &mut S,
+    l: usize,
+    r: usize,
+    pivot: &Entry<S::Value>,
+) -> usize {
+    let mut store = l;
+    for i in l..r {
         let entry = heap.get(i);
         heap.set(i, heap.get(store));
         heap.set(store, entry);
-        store += usize::from(before(&entry, &pivot));
+        store += usize::from(before(&entry, pivot));
     }
-    swap(heap, lo, store - 1);
-    store - 1
+    store
+}
+
+/// The position of the pivot of `lo..hi` (more than [`SHORT`] entries): the median of the
+/// entries at three places spread over the range, or in a range of at least [`NINTHER`] the
+/// median of the medians of three groups of three, at nine places spread evenly over it.
+fn pivot<S: Storage>(heap: &S, lo: usize, hi: usize) -> usize {
+    let len = hi - lo;
+    // The middle of the j-th of nine equal parts of the range.
+    let at = |j: usize| lo + (2 * j + 1) * len / 18;
+    if len < NINTHER {
+        return median3(heap, at(0), at(4), at(8));
+    }
+    let a = median3(heap, at(0), at(1), at(2));
+    let b = median3(heap, at(3), at(4), at(5));
+    let c = median3(heap, at(6), at(7), at(8));
+    median3(heap, a, b, c)
+}
+
+/// The position of the median of the entries at `a`, `b` and `c`.
+fn median3<S: Storage>(heap: &S, a: usize, b: usize, c: usize) -> usize {
+    let (x, y, z) = (heap.get(a), heap.get(b), heap.get(c));
+    let (xy, yz, xz) = (before(&x, &y), before(&y, &z), before(&x, &z));
+    if xy == yz {
+        // x, y, z in order, one way or the other.
+        b
+    } else if xy == xz {
+        // y is at one end, and z between x and y.
+        c
+    } else {
+        a
+    }
 }
 
 /// Sorts positions `lo..hi` by insertion.
@@ -142,15 +265,18 @@ mod tests {
     use crate::heap::storage::Limited;
     use crate::testing::oracle;
 
-    /// Sorts `values` as entries of their positions through a storage, with `depth`
-    /// partitions before the heap sort.
-    fn sorted(values: &[i32], depth: u32) -> Vec<(u32, i32)> {
+    /// Sorts `values` as entries of their positions through a storage: by [`sort`] if `depth`
+    /// is `None`, else by [`quicksort`] with `depth` partitions before the heap sort.
+    fn sorted(values: &[i32], depth: Option<u32>) -> Vec<(u32, i32)> {
         let mut storage = Limited::<i32, 512>::new(values.len());
         for (index, &value) in (0..).zip(values) {
             storage.append(Entry { value, index });
         }
         let len = storage.len();
-        quicksort(&mut storage, 0, len, depth);
+        match depth {
+            None => sort(&mut storage),
+            Some(depth) => quicksort(&mut storage, 0, len, depth),
+        }
         storage
             .entries()
             .iter()
@@ -162,9 +288,10 @@ mod tests {
     fn every_path_sorts_best_first_with_ties_by_index() {
         let mut rows: Vec<Vec<i32>> = Vec::new();
         let mut x = 0x2545_F491_u32;
-        for len in [0, 1, 2, 3, 16, 17, 18, 100, 511] {
+        for len in [0, 1, 2, 3, 16, 17, 18, 63, 64, 65, 100, 511] {
             rows.push((0..len).map(|i| i as i32).collect());
             rows.push((0..len).map(|i| -(i as i32)).collect());
+            rows.push((0..len).map(|i| i.min(len - 1 - i) as i32).collect());
             rows.push(std::vec![7; len]);
             rows.push(
                 (0..len)
@@ -177,16 +304,40 @@ mod tests {
                     .collect(),
             );
         }
+        // In order but for the last entry, one way and the other.
+        rows.push((0..100).map(|i| if i == 99 { 1000 } else { i }).collect());
+        rows.push((0..100).map(|i| if i == 99 { -1000 } else { -i }).collect());
         for row in rows {
             let expected: Vec<(u32, i32)> = oracle(&row, row.len())
                 .unwrap()
                 .into_iter()
                 .map(|e| (e.index, e.value))
                 .collect();
-            // Quicksort, the heap sort at once, and the heap sort after one partition.
-            for depth in [64, 0, 1] {
-                assert_eq!(sorted(&row, depth), expected, "{row:?} depth {depth}");
+            // The runs checked first; quicksort, the heap sort at once, and the heap sort
+            // after one partition.
+            for depth in [None, Some(64), Some(0), Some(1)] {
+                assert_eq!(sorted(&row, depth), expected, "{row:?} depth {depth:?}");
             }
+        }
+    }
+
+    #[test]
+    fn median3_is_the_median_of_every_order() {
+        let orders = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        for order in orders {
+            let mut storage = Limited::<i32, 3>::new(3);
+            for (index, &value) in (0..).zip(&order) {
+                storage.append(Entry { value, index });
+            }
+            let median = median3(&storage, 0, 1, 2);
+            assert_eq!(storage.get(median).value, 1, "{order:?}");
         }
     }
 }
