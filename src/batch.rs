@@ -1,6 +1,7 @@
 //! [`top_k_rows`]: the top k of every row of a batch, into caller buffers.
 
 use crate::check::check_values;
+use crate::slice::sort_all;
 use crate::{Error, SliceTopK, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
@@ -79,6 +80,9 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
+    if idx.len() == values.len() {
+        return sort_all(values, idx, val);
+    }
     let mut top = SliceTopK::new(idx, val)?;
     top.extend_rankable(values)?;
     top.into_sorted();

@@ -1,7 +1,8 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
 use crate::check::check_values;
-use crate::{Error, SliceTopK, TotalRank};
+use crate::heap::{self, storage::Slices, Storage};
+use crate::{Entry, Error, SliceTopK, TotalRank};
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
 /// descending order, equal values by ascending index, and a tie at the k-th place goes to the
@@ -40,7 +41,29 @@ pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Resu
             n: x.len(),
         });
     }
+    if top.capacity() == x.len() {
+        check_values(0, x)?;
+        return sort_all(x, idx, val);
+    }
     top.extend_from_slice(x)?;
     top.into_sorted();
+    Ok(())
+}
+
+/// Every value of `values`, which are rankable and at most `MAX_STREAM_LEN`, into `idx` and
+/// `val`, whose length is theirs, best first. With every value kept there is nothing to select and no heap to build: the
+/// entries go to the buffers in stream order, where the sort takes one pass for a row that
+/// is in order already (rising, falling or all equal), as a sort of the row itself would.
+pub(crate) fn sort_all<T: TotalRank>(
+    values: &[T],
+    idx: &mut [u32],
+    val: &mut [T],
+) -> Result<(), Error> {
+    let mut all = Slices::new(idx, val)?;
+    debug_assert_eq!(all.capacity(), values.len());
+    for (index, &value) in (0..).zip(values).take(all.capacity()) {
+        all.append(Entry { value, index });
+    }
+    heap::sort(&mut all);
     Ok(())
 }
