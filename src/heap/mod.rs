@@ -15,7 +15,7 @@ pub(crate) use sort::sort;
 
 pub use storage::Storage;
 
-use crate::Entry;
+use crate::{Entry, TotalRank};
 
 /// The root: the worst kept entry, if any.
 #[inline]
@@ -66,6 +66,22 @@ pub(crate) fn take<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
     } else {
         replace_root(heap, entry)
     }
+}
+
+/// Forgets every kept entry that does not rank strictly above `floor` in value, keeping the
+/// others in their order: when at least k values still to come are above `floor`, no entry at
+/// or below it can be among the k best. The storage is no longer a heap: [`take`] builds it
+/// again once it is full, [`settle`] if it is not.
+pub(crate) fn retain_above<S: Storage>(heap: &mut S, floor: &S::Value) {
+    let mut kept = 0;
+    for i in 0..heap.len() {
+        let entry = heap.get(i);
+        if entry.value.may_enter_above(floor) {
+            heap.set(kept, entry);
+            kept += 1;
+        }
+    }
+    heap.truncate(kept);
 }
 
 /// Makes a heap again of a storage that [`take`] has appended to and that is not full.
@@ -140,6 +156,8 @@ mod tests {
     use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
     use std::vec::Vec;
 
+    use super::*;
+    use crate::heap::storage::Limited;
     use crate::{top_k_into, TopK, TotalRank};
 
     /// A value whose order lies: each comparison answers from a shared generator, so the same
@@ -165,10 +183,24 @@ mod tests {
     }
 
     #[test]
+    fn retain_above_keeps_the_entries_above_the_floor_in_their_order() {
+        let mut heap = Limited::<i32, 8>::new(8);
+        for (index, value) in (0..).zip([5, 1, 7, 3, 3, 9]) {
+            heap.append(Entry { value, index });
+        }
+        retain_above(&mut heap, &3);
+        let kept: Vec<(u32, i32)> = heap.entries().iter().map(|e| (e.index, e.value)).collect();
+        assert_eq!(kept, [(0, 5), (2, 7), (5, 9)]);
+        retain_above(&mut heap, &9);
+        assert_eq!(heap.len(), 0);
+    }
+
+    #[test]
     fn a_lying_order_gives_k_entries_and_no_panic() {
         let n = if cfg!(miri) { 300 } else { 3000 };
         let x: Vec<Liar> = (0..n).map(Liar).collect();
-        for k in [1, 3, 4, 5, 50, 64, 65, 100] {
+        // k = n is a sort of the whole row.
+        for k in [1, 3, 4, 5, 50, 64, 65, 100, n as usize] {
             let (mut idx, mut val) = (std::vec![0_u32; k], std::vec![Liar(0); k]);
             top_k_into(&x, &mut idx, &mut val).unwrap();
             assert!(idx.iter().all(|&i| i < n));

@@ -31,9 +31,15 @@ pub trait Storage: sealed::Sealed {
     /// Appends an entry at position `len()`; only called when `len() < capacity()`.
     #[doc(hidden)]
     fn append(&mut self, entry: Entry<Self::Value>);
+    /// Keeps the entries at positions `0..len` (all if there are no more) and forgets the
+    /// others; caller buffers keep what they hold.
+    #[doc(hidden)]
+    fn truncate(&mut self, len: usize);
     /// Forgets every kept entry; caller buffers keep what they hold.
     #[doc(hidden)]
-    fn clear(&mut self);
+    fn clear(&mut self) {
+        self.truncate(0);
+    }
 }
 
 /// Keeps [`Storage`] to the crate's own types, which may implement it.
@@ -73,8 +79,8 @@ macro_rules! entries_storage {
             fn append(&mut self, entry: $crate::Entry<T>) {
                 self.entries.push(entry);
             }
-            fn clear(&mut self) {
-                self.entries.clear();
+            fn truncate(&mut self, len: usize) {
+                self.entries.truncate(len);
             }
         }
     };
@@ -183,7 +189,7 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
         self.len += 1;
         self.set(self.len - 1, entry);
     }
-    fn clear(&mut self) {
-        self.len = 0;
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
     }
 }

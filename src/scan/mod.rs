@@ -31,7 +31,7 @@ mod threshold;
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{first_unrankable, not_rankable};
-use crate::heap::{settle, take, Storage};
+use crate::heap::{retain_above, settle, take, Storage};
 use crate::{Entry, Error, TotalRank};
 
 /// Root replacements a pass may make besides k/2 before its floor is raised by counting:
@@ -79,9 +79,12 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
             None => Ok(()),
         };
     }
-    let Some(guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
+    let Some(mut guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
         return sweep(heap, start, values, Band::ALL, None, test).map(drop);
     };
+    if threshold::counting_pays(k, values.len()) {
+        guess = threshold::raise(guess, k, values, None, test).floor;
+    }
     let above = Band {
         floor: Some(guess),
         ceiling: None,
@@ -121,11 +124,19 @@ fn take_band<S: Storage, B: BlockTest>(
     let budget = heap.capacity() / 2 + SPARE;
     if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
         let rest = &values[done..];
-        let raised = Band {
-            floor: Some(threshold::raise(heap, rest, band, test)),
+        let root = heap.get(0).value;
+        let low = band.floor.map_or(root, |floor| higher(floor, root));
+        let raised = threshold::raise(low, heap.capacity(), rest, band.ceiling, test);
+        if raised.at_least_k {
+            // Every one of the k best is above the floor: the entries kept at or below it
+            // go, and the values above it are appended in their place, not sifted.
+            retain_above(heap, &raised.floor);
+        }
+        let band = Band {
+            floor: Some(raised.floor),
             ..band
         };
-        sweep(heap, start + done as u64, rest, raised, None, test)?;
+        sweep(heap, start + done as u64, rest, band, None, test)?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! slice's order defeats the sample, a floor for the rest of it found by counting
 //! ([`raise`]), which is exact.
 
-use super::{higher, Band, SPARE};
+use super::SPARE;
 use crate::block::{for_flagged, BlockTest};
 use crate::check::{first_unrankable, not_rankable};
 use crate::heap::storage::Limited;
@@ -24,8 +24,8 @@ const MAX_RANK: usize = 64;
 /// of [`rank`], the guess's rank stays within [`MAX_RANK`].
 const MAX_EXPECTED: u64 = 45;
 
-/// Where [`guess`] samples: at the start of each stride, or half a stride further (a
-/// second look at a slice whose order defeated the first).
+/// Which places [`guess`] samples: two sets of places, so that a second look at a slice whose
+/// order defeated the first sees other values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Phase {
     Start,
@@ -61,15 +61,10 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     if runs < 2 || rank > runs * RUN / 2 {
         return Ok(None);
     }
-    let stride = (n - RUN) / (runs - 1);
-    let offset = if phase == Phase::Middle {
-        stride / 2
-    } else {
-        0
-    };
+    let stride = n / runs;
     let mut best = Limited::<T, MAX_RANK>::new(rank);
     let mut sample = |run: usize| {
-        let at = (run * stride + offset).min(n - RUN);
+        let at = run_start(run, stride, phase).min(n - RUN);
         take_run(&mut best, &values[at..at + RUN], at, test).map_err(|_| {
             // The error names the slice's first NaN, wherever the sample met one.
             let first = first_unrankable(values).unwrap_or(at);
@@ -92,6 +87,20 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
         sample(run)?;
     }
     Ok(peek_worst(&best).map(|worst| worst.value))
+}
+
+/// Where run `run` of the sample starts: in the run's own stretch of `stride` values, at a
+/// place a hash of its number (and of the phase) picks. A periodic row, a sawtooth whose
+/// period divides the stride, would otherwise put every run at the same point of its period.
+fn run_start(run: usize, stride: usize, phase: Phase) -> usize {
+    let seed: u64 = match phase {
+        Phase::Start => 0,
+        Phase::Middle => 0x5851_F42D_4C95_7F2D,
+    };
+    // Fibonacci hashing: the high bits of a product with 2^64/φ.
+    let hash = ((run as u64) ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    let room = stride.saturating_sub(RUN) as u64 + 1;
+    run * stride + (hash % room) as usize
 }
 
 /// One run in this many is a pilot of the sample, visited first in a scrambled order, so that
@@ -165,55 +174,92 @@ fn isqrt(x: u64) -> u64 {
     root
 }
 
-/// A floor for `rest`, the values after the part of a slice that spent a pass's budget, in
-/// `band`, with the heap full: at least k of the rest in the band are strictly above it (so
-/// that no value at or below it can be among the k best), and at most 2k + [`SPARE`] when the
-/// values allow (so that the rest costs at most that many entries).
+/// A floor for `rest` no lower than `low`, for a heap of `k`, and whether at least k values of
+/// the rest not above `ceiling` are strictly above it (so that no value at or below it can be
+/// among the k best). When more than [`limit`] of them are above `low`, the floor is raised
+/// until at least k and at most [`limit`] are above it, where the values allow.
 ///
-/// It starts from the higher of the band's floor and the root. If more than 2k + [`SPARE`]
-/// values of the rest are above that, it bisects between it and their best
-/// ([`TotalRank::rank_midpoint`]), counting at each step, until the count falls between k and
-/// 2k + [`SPARE`] or the two ends are neighbours in the order: at most w + 2 counting reads of
-/// the rest for keys of w bits.
+/// The second sample of [`guess`] is tried first; then it bisects between the two closest
+/// floors it has counted ([`TotalRank::rank_midpoint`]), counting at each step, until the
+/// count falls in the window or the two ends are neighbours in the order: at most w + 2
+/// counting reads of the rest for keys of w bits.
 #[inline(always)]
-pub(super) fn raise<S: Storage, B: BlockTest>(
-    heap: &S,
-    rest: &[S::Value],
-    band: Band<S::Value>,
+pub(super) fn raise<T: TotalRank, B: BlockTest>(
+    mut low: T,
+    k: usize,
+    rest: &[T],
+    ceiling: Option<T>,
     test: B,
-) -> S::Value {
-    let k = heap.capacity();
-    let root = heap.get(0).value;
-    let mut low = band.floor.map_or(root, |floor| higher(floor, root));
-    let limit = 2 * k + SPARE;
-    if count_above(rest, low, band.ceiling) <= limit {
-        return low;
+) -> Raised<T> {
+    let limit = limit(k, rest.len());
+    let count = count_above(rest, low, ceiling);
+    if count <= limit {
+        return Raised {
+            floor: low,
+            at_least_k: count >= k,
+        };
     }
+    let raised = |floor| Raised {
+        floor,
+        at_least_k: true,
+    };
     // A second look before bisecting: a sample of the rest at other places, which a row built
     // against the first one does not defeat too.
     let mut high = None;
     if let Ok(Some(second)) = guess(0, rest, k, Phase::Middle, test) {
         if second.may_enter_above(&low) {
-            match count_above(rest, second, band.ceiling) {
+            match count_above(rest, second, ceiling) {
                 count if count < k => high = Some(second),
-                count if count <= limit => return second,
+                count if count <= limit => return raised(second),
                 _ => low = second,
             }
         }
     }
     // More than `limit` values are above `low`: their best is above it.
-    let mut high = high.unwrap_or_else(|| best_above(rest, low, band.ceiling));
-    while let Some(mid) = S::Value::rank_midpoint(&low, &high) {
+    let mut high = high.unwrap_or_else(|| best_above(rest, low, ceiling));
+    while let Some(mid) = T::rank_midpoint(&low, &high) {
         if !mid.may_enter_above(&low) || !high.may_enter_above(&mid) {
             break;
         }
-        match count_above(rest, mid, band.ceiling) {
+        match count_above(rest, mid, ceiling) {
             count if count < k => high = mid,
-            count if count <= limit => return mid,
+            count if count <= limit => return raised(mid),
             _ => low = mid,
         }
     }
-    low
+    // More than `limit` are above `low`, and no value lies between it and `high`.
+    raised(low)
+}
+
+/// A floor from [`raise`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Raised<T> {
+    /// The floor.
+    pub(super) floor: T,
+    /// Whether at least k values of the rest in the band are strictly above it.
+    pub(super) at_least_k: bool,
+}
+
+/// Values a counting read goes through in the time that an entry takes to move one level
+/// down the heap: the exchange rate between the two costs of [`raise`].
+const VALUES_PER_LEVEL: usize = 16;
+
+/// Whether a counting read of `len` values costs less than the replacements that a guess
+/// leaves for a heap of `k` (up to about k/2 more values than k above it, each sifted down
+/// the log2(k) levels when they come in rising order): then the guess is counted, and raised
+/// if it lets too many through, before the values are read for the heap.
+pub(super) fn counting_pays(k: usize, len: usize) -> bool {
+    let levels = (usize::BITS - k.leading_zeros()) as usize;
+    len < k / 2 * levels * VALUES_PER_LEVEL
+}
+
+/// The most values of a rest of `len` that [`raise`] lets above its floor, for a heap of
+/// `k`: k, and as many more as cost about one more counting read of the rest to sift
+/// down the heap's log2(k) levels, or [`SPARE`] if that is more. A count above it pays for
+/// another read.
+fn limit(k: usize, len: usize) -> usize {
+    let levels = (usize::BITS - k.leading_zeros()) as usize;
+    k + SPARE.max(len / (VALUES_PER_LEVEL * levels))
 }
 
 /// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
