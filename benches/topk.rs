@@ -8,16 +8,23 @@
 //!   CPU path);
 //! - `BinaryHeap`: std's heap as a size-k min-heap.
 //!
-//! Shapes: `normal` (random normal logits), `ascending` and `descending` (every value enters the
-//! heap, or none does), `equal` (all ties), `masked` (99% `-inf`, the rest normal).
-//! n in {49,152, 151,936, 262,144} (SmolLM2, Qwen2, Gemma 3 vocabularies), k in {1, 40, 50, 1000}.
+//! `sort` and `select_nth` compare with a branch-free comparator on (value, index): their
+//! strongest form, where a `partial_cmp` chain would flatter the crate.
+//!
+//! Shapes (`examples/data`): `normal` (random normal logits), `masked` (99% `-inf`, the rest
+//! normal), `ascending` and `descending` (every value enters the heap, or none does), `equal`
+//! (all ties), and rows built against a pre-filter: `rising_masked` (rising, every seventh value
+//! `-inf`), `sawtooth` (rising runs of 37, shorter than k), `organ_pipe`, `rise_fall` (rising to
+//! three quarters, then falling) and `anti_sample` (the places the scan samples hold the lowest
+//! values, the others rise). n in {4,096, 49,152, 151,936, 262,144} (a short row and the
+//! SmolLM2, Qwen2 and Gemma 3 vocabularies), k in {1, 50, 200, 1000, 4096}.
 //!
 //! ```text
-//! cargo bench                                  # everything, about 10 minutes
+//! cargo bench                                  # everything, about 15 minutes
 //! cargo bench -- 'normal/n=151936/'            # a subset: criterion's filter is a regex
 //! TINYTOPK_BENCH_N=151936 cargo bench          # only this n (comma-separated list)
 //! cargo bench -- --test                        # each once, timing nothing (CI)
-//! python3 scripts/bench_report.py              # the table and the plot (README)
+//! python3 scripts/bench_report.py              # the tables and the plot (docs/BENCHMARKS.md)
 //! ```
 
 use std::cmp::{Ordering, Reverse};
@@ -29,33 +36,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Samp
 #[path = "../examples/data/mod.rs"]
 mod data;
 
-use data::{normal_logits, Rng};
+use data::shapes;
 use tinytopk::{top_k_into, TopK};
 
-const NS: [usize; 3] = [49_152, 151_936, 262_144];
-const KS: [usize; 4] = [1, 40, 50, 1000];
-
-/// The rows, by shape name.
-fn shapes(n: usize) -> [(&'static str, Vec<f32>); 5] {
-    let mut rng = Rng(0xA5A5);
-    let masked = normal_logits(n, 0x3A5C)
-        .into_iter()
-        .map(|v| {
-            if rng.below(100) == 0 {
-                v
-            } else {
-                f32::NEG_INFINITY
-            }
-        })
-        .collect();
-    [
-        ("normal", normal_logits(n, 0x5EED)),
-        ("ascending", (0..n).map(|i| i as f32).collect()),
-        ("descending", (0..n).map(|i| (n - i) as f32).collect()),
-        ("equal", vec![1.0; n]),
-        ("masked", masked),
-    ]
-}
+const NS: [usize; 4] = [4096, 49_152, 151_936, 262_144];
+const KS: [usize; 5] = [1, 50, 200, 1000, 4096];
 
 /// The largest value of `x`: a max-reduction over lanes that the compiler vectorizes.
 fn floor(x: &[f32]) -> f32 {
@@ -74,11 +59,12 @@ fn floor(x: &[f32]) -> f32 {
         .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m })
 }
 
-/// The contract's order on (value, index): value descending, then index ascending.
+/// The contract's order on (value, index): value descending, then index ascending, with no
+/// branch (the rows hold no NaN).
 fn best_first(a: &(f32, u32), b: &(f32, u32)) -> Ordering {
-    b.0.partial_cmp(&a.0)
-        .unwrap_or(Ordering::Equal)
-        .then(a.1.cmp(&b.1))
+    let before = (a.0 > b.0) | ((a.0 == b.0) & (a.1 < b.1));
+    let after = (a.0 < b.0) | ((a.0 == b.0) & (a.1 > b.1));
+    (i8::from(after) - i8::from(before)).cmp(&0)
 }
 
 /// (value, index) ordered so that the greater ranks better, for std's `BinaryHeap`.
@@ -138,9 +124,10 @@ fn bench_group(c: &mut Criterion, shape: &str, x: &[f32], k: usize) {
     });
     match k {
         1 => bench_topk::<1>(&mut group, x),
-        40 => bench_topk::<40>(&mut group, x),
         50 => bench_topk::<50>(&mut group, x),
+        200 => bench_topk::<200>(&mut group, x),
         1000 => bench_topk::<1000>(&mut group, x),
+        4096 => bench_topk::<4096>(&mut group, x),
         _ => unreachable!("a k of KS"),
     }
     let mut all: Vec<(f32, u32)> = Vec::with_capacity(n);
@@ -198,8 +185,8 @@ fn chosen_ns() -> Vec<usize> {
 
 fn bench(c: &mut Criterion) {
     for n in chosen_ns() {
-        for (shape, x) in shapes(n) {
-            for k in KS {
+        for k in KS.into_iter().filter(|&k| k <= n) {
+            for (shape, x) in shapes(n, k) {
                 bench_group(c, shape, &x, k);
             }
         }

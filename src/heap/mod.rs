@@ -6,7 +6,7 @@
 //! replaces the root and is sifted down: O(log k). Because a stream's entries arrive by
 //! ascending index, a later entry that ties the root is worse than it and stays out, so the
 //! lower index wins the last place with no special case. At the end an in-place quicksort
-//! ([`sort`]) leaves the storage best first in O(k log k).
+//! ([`sort()`]) leaves the storage best first in O(k log k).
 
 mod sort;
 pub(crate) mod storage;

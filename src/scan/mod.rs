@@ -1,17 +1,22 @@
 //! The scan behind `extend_from_slice` and `top_k_into`: a threshold in front of the heap,
 //! so that only values that may be among the k best reach it, whatever the order of the row.
 //!
-//! A long slice is first sampled ([`threshold::guess`]): runs of values spread evenly over
-//! it give a value that about k values (and a margin) are above. One pass then takes only
-//! the values above that floor, or above the heap's root once it is full: the slice is read by
-//! blocks of [`BLOCK`], each tested as a whole with one branch-free fold ([`BlockTest`]), and
-//! only a flagged block is looked at, value by value. The guess is never trusted: two checks
-//! make the result exact and the cost bounded.
+//! A long slice is first sampled ([`threshold::guess`]): runs of values, one at a hashed place
+//! in each of equal stretches of the slice, give a value that about k values (and a margin)
+//! are above. When k is large for the slice, so that a counting read costs less than the
+//! replacements the margin may cost ([`threshold::counting_pays`]), the guess is counted at
+//! once and raised if too many are above it. One pass then takes only the values above that
+//! floor, or above the heap's root once it is full: the slice is read by blocks of [`BLOCK`],
+//! each tested as a whole with one branch-free fold ([`BlockTest`]), and only a flagged block
+//! is looked at, value by value. The guess is never trusted: two checks make the result
+//! exact and the cost bounded.
 //!
 //! - The pass has a budget of root replacements. A row whose order defeats the sample (the
 //!   floor too low, and the values above it rising) spends it; the floor of the rest is then
 //!   raised by counting ([`threshold::raise`]) to one that at least k of the rest are above
-//!   and at most 2k + 128.
+//!   and at most L = k + max(128, n / (16·log2 k)) (more only where ties leave no value
+//!   between). The kept entries at or below it can no longer be among the k best: they go,
+//!   and the rest is appended in their place.
 //! - If fewer than k values are above the guess, the heap is not full of them at the end:
 //!   a second pass takes the values at or below it, under the same budget.
 //!
@@ -19,13 +24,14 @@
 //!
 //! For n values, k kept and keys of w bits (32 for `f32`): the sample reads at most n/16
 //! values; a pass reads the n values once, makes at most k appends and one O(k) build, and
-//! at most k/2 + 128 replacements of O(log k) before its budget is spent; a spent budget costs
-//! at most w + 2 counting reads of the rest and then at most 2k + 128 replacements. A second
-//! pass costs as much again. So the worst case is O((w + 4)·n + k log k) comparisons
-//! whatever the row, all but O(k log k) of them in vectorized reads, and the usual case (a
-//! row in random order, or rising, or falling) one read and O(k log k). A value type without
-//! [`TotalRank::rank_midpoint`] (a type outside the crate) cannot be bisected: its worst
-//! case is the plain heap's O(n log k).
+//! at most k/2 + 128 replacements of O(log k) before its budget is spent; a raise costs at
+//! most w + 3 counting reads (and a second sample of n/16), and the values above a raised
+//! floor at most k appends, a build and L replacements. With the upfront count and a second
+//! pass below the guess, the worst case is under 3w + 12 reads of the slice, all branch-free
+//! and vectorized, plus O(k log k) heap work, whatever the order of the row: O(w·n + k log k).
+//! The usual case (a row in random order, rising, falling, periodic) is one read and O(k log
+//! k). A value type without [`TotalRank::rank_midpoint`] (a type outside the crate) cannot be
+//! bisected: its worst case is the plain heap's O(n log k).
 
 mod threshold;
 
@@ -36,7 +42,8 @@ use crate::{Entry, Error, TotalRank};
 
 /// Root replacements a pass may make besides k/2 before its floor is raised by counting:
 /// enough that a row in random order (about k·ln(c/k) replacements for c values above the
-/// floor) or a rising row (c − k) does not spend it, with the guess's margin.
+/// floor) or a rising row (c − k) does not spend it, with the guess's margin. Also the least
+/// margin above k that a raised floor may leave ([`threshold::raise`]).
 const SPARE: usize = 128;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
