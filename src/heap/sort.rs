@@ -14,7 +14,7 @@
 //! so no range of equal entries needs a pass of its own.
 
 use super::Storage;
-use crate::Entry;
+use crate::{Entry, TotalRank};
 
 /// Ranges at most this long are sorted by insertion.
 const SHORT: usize = 16;
@@ -66,7 +66,7 @@ fn reverse<S: Storage>(heap: &mut S, len: usize) {
 
 /// Whether `a` goes before `b`: it ranks above it.
 #[inline(always)]
-fn before<T: crate::TotalRank>(a: &Entry<T>, b: &Entry<T>) -> bool {
+fn before<T: TotalRank>(a: &Entry<T>, b: &Entry<T>) -> bool {
     b.ranks_below(a)
 }
 
@@ -263,7 +263,7 @@ mod tests {
 
     use super::*;
     use crate::heap::storage::Limited;
-    use crate::testing::oracle;
+    use crate::testing::{oracle, F32_EDGES};
 
     /// Sorts `values` as entries of their positions through a storage: by [`sort`] if `depth`
     /// is `None`, else by [`quicksort`] with `depth` partitions before the heap sort.
@@ -318,6 +318,56 @@ mod tests {
             for depth in [None, Some(64), Some(0), Some(1)] {
                 assert_eq!(sorted(&row, depth), expected, "{row:?} depth {depth:?}");
             }
+        }
+    }
+
+    /// Sorts `values` as entries of their positions through [`sort`].
+    fn sorted_by_sort<T: TotalRank>(values: &[T]) -> Vec<Entry<T>> {
+        let mut storage = Limited::<T, 1024>::new(values.len());
+        for (index, &value) in (0..).zip(values) {
+            storage.append(Entry { value, index });
+        }
+        sort(&mut storage);
+        storage.entries().to_vec()
+    }
+
+    #[test]
+    fn edge_values_and_ties_sort_as_the_oracle() {
+        let mut x = 0x9E37_79B9_u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let edges: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
+        for len in [255, 256, 257, 1000] {
+            // Edge values, many equal; spread values with a few edges; two values only.
+            let tied: Vec<f32> = (0..len)
+                .map(|_| edges[next() as usize % edges.len()])
+                .collect();
+            let spread: Vec<f32> = (0..len)
+                .map(|_| match next() % 16 {
+                    0 => edges[next() as usize % edges.len()],
+                    _ => (next() % 100_000) as f32 / 7.0 - 5000.0,
+                })
+                .collect();
+            let two: Vec<f32> = (0..len)
+                .map(|_| [0.0, -0.0, 1.0][next() as usize % 3])
+                .collect();
+            for row in [tied, spread, two] {
+                let got = sorted_by_sort(&row);
+                let want = oracle(&row, row.len()).unwrap();
+                let bits = |e: &[Entry<f32>]| -> Vec<(u32, u32)> {
+                    e.iter().map(|e| (e.index, e.value.to_bits())).collect()
+                };
+                assert_eq!(bits(&got), bits(&want), "len {len}");
+            }
+            let ints: Vec<i64> = (0..len).map(|_| i64::from(next() as i32) << 20).collect();
+            let got = sorted_by_sort(&ints);
+            assert_eq!(got, oracle(&ints, ints.len()).unwrap());
+            let wide: Vec<u128> = (0..len).map(|_| u128::from(next() % 50)).collect();
+            assert_eq!(sorted_by_sort(&wide), oracle(&wide, wide.len()).unwrap());
         }
     }
 
