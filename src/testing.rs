@@ -6,6 +6,11 @@ use std::vec::Vec;
 
 use crate::{Entry, Error, TotalRank};
 
+/// The rows of the benches and the integration tests: normal logits and the shapes built
+/// against a pre-filter.
+#[path = "../examples/data/mod.rs"]
+pub(crate) mod data;
+
 /// Edge values of `f32`: both zeros and infinities, the extremes, subnormals, NaNs of several
 /// bit patterns.
 pub(crate) const F32_EDGES: [f32; 15] = [

@@ -2,6 +2,10 @@
 //! `#[path]`): a small generator and rows of logits.
 #![allow(dead_code)]
 
+// Named, for the crate's own unit tests, which include this module in a `no_std` crate.
+use std::vec;
+use std::vec::Vec;
+
 /// A small deterministic generator (splitmix64), so that every run sees the same data.
 pub struct Rng(pub u64);
 

@@ -29,8 +29,10 @@
 //! floor at most k appends, a build and L replacements. With the upfront count and a second
 //! pass below the guess, the worst case is under 3w + 12 reads of the slice, all branch-free
 //! and vectorized, plus O(k log k) heap work, whatever the order of the row: O(w·n + k log k).
-//! The usual case (a row in random order, rising, falling, periodic) is one read and O(k log
-//! k). A value type without [`TotalRank::rank_midpoint`] (a type outside the crate) cannot be
+//! The usual case (a row in random order, rising, periodic, peaked) is about one read and
+//! O(k log k); two when fewer than k values are above the guess (an all-equal row, where
+//! none is). The unit tests count the reads and the replacements on every shape of the
+//! benches against these bounds. A value type without [`TotalRank::rank_midpoint`] (a type outside the crate) cannot be
 //! bisected: its worst case is the plain heap's O(n log k).
 
 mod threshold;
@@ -45,6 +47,37 @@ use crate::{Entry, Error, TotalRank};
 /// floor) or a rising row (c − k) does not spend it, with the guess's margin. Also the least
 /// margin above k that a raised floor may leave ([`threshold::raise`]).
 const SPARE: usize = 128;
+
+/// What scans cost, counted for the unit tests, which check the bounds of the module's docs:
+/// values read (by passes, counting reads and the sample) and root replacements, per thread.
+#[cfg(test)]
+pub(crate) mod tally {
+    use std::cell::Cell;
+
+    std::thread_local! {
+        static READS: Cell<usize> = const { Cell::new(0) };
+        static REPLACED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Counts `n` values read.
+    pub(crate) fn read(n: usize) {
+        READS.with(|reads| reads.set(reads.get() + n));
+    }
+
+    /// Counts a pass that read `n` values and replaced the root `replaced` times.
+    pub(crate) fn swept(n: usize, replaced: usize) {
+        read(n);
+        REPLACED.with(|count| count.set(count.get() + replaced));
+    }
+
+    /// The values read and the roots replaced since the last call.
+    pub(crate) fn take() -> (usize, usize) {
+        (
+            READS.with(|c| c.replace(0)),
+            REPLACED.with(|c| c.replace(0)),
+        )
+    }
+}
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
@@ -199,11 +232,16 @@ fn sweep_blocks<S: Storage, B: BlockTest>(
         take_block(heap, block, at, band, threshold, test, &mut replaced)?;
         threshold = self::threshold(heap, band.floor);
         if budget.is_some_and(|budget| replaced > budget) && (i + 1 < last || !tail.is_empty()) {
+            #[cfg(test)]
+            tally::swept((i + 1) * BLOCK, replaced);
             return Ok(Swept::Until((i + 1) * BLOCK));
         }
     }
     let at = start + (values.len() - tail.len()) as u64;
-    take_block(heap, tail, at, band, threshold, test, &mut replaced).map(|()| Swept::All)
+    let swept = take_block(heap, tail, at, band, threshold, test, &mut replaced);
+    #[cfg(test)]
+    tally::swept(values.len(), replaced);
+    swept.map(|()| Swept::All)
 }
 
 /// What a value must beat to be taken: the higher of `floor` and the root of a full heap, or
@@ -266,4 +304,56 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
         f(Entry { value, index });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec;
+
+    use super::*;
+    use crate::arch;
+    use crate::heap::storage::Slices;
+    use crate::testing::data;
+
+    /// The cost of the scan on every shape of `examples/data` against the module's bounds:
+    /// at most 3w + 12 reads of the row and 2·(k/2 + SPARE + BLOCK + L) root replacements
+    /// whatever the shape; and on the shapes whose order is no worse than random (rising,
+    /// periodic, peaked, masked), when no upfront count pays, about one read and the sample,
+    /// with at most the pass's budget of replacements.
+    #[test]
+    fn every_shape_costs_within_the_bounds_of_the_docs() {
+        const KEY_BITS: usize = 32;
+        let n = if cfg!(miri) { 3000 } else { 20_011 };
+        for k in [1, 7, 50, 200, 1000] {
+            let budget = k / 2 + SPARE + BLOCK;
+            let most_replaced = 2 * (budget + threshold::limit(k, n));
+            let mut rows = data::shapes(n, k);
+            rows.push(("anti_sample_high", data::anti_sample(n, k, true)));
+            for (name, x) in rows {
+                let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+                let mut heap = Slices::new(&mut idx, &mut val).unwrap();
+                tally::take();
+                arch::portable(&mut heap, 0, &x).unwrap();
+                let (reads, replaced) = tally::take();
+                let at = |what| std::format!("{what}: {name}, n = {n}, k = {k}");
+                assert!(
+                    reads <= (3 * KEY_BITS + 12) * n,
+                    "{reads} read {}",
+                    at("worst")
+                );
+                assert!(
+                    replaced <= most_replaced,
+                    "{replaced} replaced {}",
+                    at("worst")
+                );
+                let usual = !matches!(name, "descending" | "equal") && !name.starts_with("anti");
+                if usual && !threshold::counting_pays(k, n) {
+                    // One read, the sample's sixteenth, and what a budget spent in the last
+                    // blocks reads again.
+                    assert!(reads <= n + n / 8, "{reads} read {}", at("usual"));
+                    assert!(replaced <= budget, "{replaced} replaced {}", at("usual"));
+                }
+            }
+        }
+    }
 }

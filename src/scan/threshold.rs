@@ -62,6 +62,8 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
         return Ok(None);
     }
     let stride = n / runs;
+    #[cfg(test)]
+    super::tally::read(runs * RUN);
     let mut best = Limited::<T, MAX_RANK>::new(rank);
     let mut sample = |run: usize| {
         let at = run_start(run, stride, phase).min(n - RUN);
@@ -257,7 +259,7 @@ pub(super) fn counting_pays(k: usize, len: usize) -> bool {
 /// `k`: k, and as many more as cost about one more counting read of the rest to sift
 /// down the heap's log2(k) levels, or [`SPARE`] if that is more. A count above it pays for
 /// another read.
-fn limit(k: usize, len: usize) -> usize {
+pub(super) fn limit(k: usize, len: usize) -> usize {
     let levels = (usize::BITS - k.leading_zeros()) as usize;
     k + SPARE.max(len / (VALUES_PER_LEVEL * levels))
 }
@@ -269,6 +271,8 @@ const LANES: usize = 8;
 /// above both.
 #[inline(always)]
 fn count_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> usize {
+    #[cfg(test)]
+    super::tally::read(values.len());
     match ceiling {
         None => count(values, |v| v.may_enter_above(&floor)),
         Some(ceiling) => count(values, |v| {
@@ -291,6 +295,8 @@ fn count<T>(values: &[T], holds: impl Fn(&T) -> bool) -> usize {
 /// fold by [`LANES`] that vectorizes.
 #[inline(always)]
 fn best_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> T {
+    #[cfg(test)]
+    super::tally::read(values.len());
     let better = |best: T, v: &T| {
         let under = ceiling.map_or(true, |ceiling| !v.may_enter_above(&ceiling));
         if v.is_rankable() & under & v.may_enter_above(&best) {
