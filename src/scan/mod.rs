@@ -324,7 +324,7 @@ mod tests {
     fn every_shape_costs_within_the_bounds_of_the_docs() {
         const KEY_BITS: usize = 32;
         let (n, ks): (usize, &[usize]) = if cfg!(miri) {
-            (2000, &[7, 200, 1000])
+            (1200, &[7, 300])
         } else {
             (20_011, &[1, 7, 50, 200, 1000])
         };
