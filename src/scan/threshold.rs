@@ -252,7 +252,7 @@ const VALUES_PER_LEVEL: usize = 16;
 /// if it lets too many through, before the values are read for the heap.
 pub(super) fn counting_pays(k: usize, len: usize) -> bool {
     let levels = (usize::BITS - k.leading_zeros()) as usize;
-    len < k / 2 * levels * VALUES_PER_LEVEL
+    len < (k / 2).saturating_mul(levels * VALUES_PER_LEVEL)
 }
 
 /// The most values of a rest of `len` that [`raise`] lets above its floor, for a heap of
