@@ -103,12 +103,15 @@ impl<T, const K: usize> Array<T, K> {
 entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
 
 /// A heap of at most `N` entries whose capacity, at most `N`, is set at run time: the copy of
-/// a small heap that `extend` works on, and the heap that picks a threshold from a sample.
+/// a small heap that `extend` works on, and the heap that picks a threshold from a sample
+/// (both with the `fast` feature).
+#[cfg(any(test, feature = "fast"))]
 pub(crate) struct Limited<T, const N: usize> {
     entries: ArrayVec<Entry<T>, N>,
     capacity: usize,
 }
 
+#[cfg(any(test, feature = "fast"))]
 impl<T, const N: usize> Limited<T, N> {
     /// An empty heap that keeps up to `capacity.min(N)` entries.
     pub(crate) fn new(capacity: usize) -> Self {
@@ -124,6 +127,7 @@ impl<T, const N: usize> Limited<T, N> {
     }
 }
 
+#[cfg(any(test, feature = "fast"))]
 entries_storage!([T: TotalRank, const N: usize] Limited<T, N>, |limited| limited.capacity);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
