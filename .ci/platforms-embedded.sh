@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The contract's cases on a Cortex-M4F (QEMU mps2-an386) and a Cortex-M0 (QEMU microbit),
-# and proof that a failed check and a HardFault each fail the run.
+# and proof that a failed check and a HardFault each fail the run; the link-time proof that
+# no public API can panic (scripts/no_panic.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
@@ -26,5 +27,8 @@ for feature in fail-on-purpose fault-on-purpose; do
         exit 1
     fi
 done
+
+cd ../..
+step scripts/no_panic.sh
 
 step_summary .ci/platforms-embedded.sh

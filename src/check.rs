@@ -49,8 +49,8 @@ pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
     let clean = |block: &[T]| block.iter().fold(true, |ok, v| ok & v.is_rankable());
     let dirty_block = blocks.position(|block| !clean(block));
     let start = dirty_block.map_or(values.len() - blocks.remainder().len(), |b| b * CHECK_BLOCK);
-    values[start..]
-        .iter()
+    let rest = values.get(start..).unwrap_or_default();
+    rest.iter()
         .position(|v| !v.is_rankable())
         .map(|pos| start + pos)
 }

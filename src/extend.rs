@@ -110,8 +110,8 @@ mod fast {
     fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
         debug_assert!(heap.capacity() <= SCRATCH_K);
         let mut copy = Scratch::new(heap.capacity());
-        for i in 0..heap.len().min(copy.capacity()) {
-            copy.append(heap.get(i));
+        for entry in (0..heap.len()).filter_map(|i| heap.get(i)) {
+            copy.append(entry);
         }
         copy
     }

@@ -31,9 +31,19 @@ fn before<T: crate::TotalRank>(a: &Entry<T>, b: &Entry<T>) -> bool {
 /// Swaps the entries at `i` and `j`.
 #[inline(always)]
 fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
-    let (a, b) = (heap.get(i), heap.get(j));
-    heap.set(i, b);
-    heap.set(j, a);
+    if let (Some(a), Some(b)) = (heap.get(i), heap.get(j)) {
+        heap.set(i, b);
+        heap.set(j, a);
+    }
+}
+
+/// Whether the entry at `i` goes before the one at `j`; `false` if either is out of range.
+#[inline(always)]
+fn goes_before<S: Storage>(heap: &S, i: usize, j: usize) -> bool {
+    match (heap.get(i), heap.get(j)) {
+        (Some(a), Some(b)) => before(&a, &b),
+        _ => false,
+    }
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
@@ -61,25 +71,29 @@ fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: 
 fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
     let (mid, last) = (lo + (hi - lo) / 2, hi - 1);
     // The median of the three to `lo`.
-    if before(&heap.get(mid), &heap.get(lo)) {
+    if goes_before(heap, mid, lo) {
         swap(heap, mid, lo);
     }
-    if before(&heap.get(last), &heap.get(lo)) {
+    if goes_before(heap, last, lo) {
         swap(heap, last, lo);
     }
     // `lo` now goes first of the three: the median is the first of the other two.
-    let median = if before(&heap.get(mid), &heap.get(last)) {
+    let median = if goes_before(heap, mid, last) {
         mid
     } else {
         last
     };
     swap(heap, lo, median);
-    let pivot = heap.get(lo);
+    let Some(pivot) = heap.get(lo) else {
+        return lo;
+    };
     // Positions lo+1..store go before the pivot, store..i do not.
     let mut store = lo + 1;
     for i in lo + 1..hi {
-        let entry = heap.get(i);
-        heap.set(i, heap.get(store));
+        let (Some(entry), Some(stored)) = (heap.get(i), heap.get(store)) else {
+            break;
+        };
+        heap.set(i, stored);
         heap.set(store, entry);
         store += usize::from(before(&entry, &pivot));
     }
@@ -90,11 +104,18 @@ fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
 /// Sorts positions `lo..hi` by insertion.
 fn insertion_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
     for i in lo + 1..hi {
-        let entry = heap.get(i);
+        let Some(entry) = heap.get(i) else {
+            return;
+        };
         let mut j = i;
-        while j > lo && before(&entry, &heap.get(j - 1)) {
-            heap.set(j, heap.get(j - 1));
-            j -= 1;
+        while j > lo {
+            match heap.get(j - 1) {
+                Some(previous) if before(&entry, &previous) => {
+                    heap.set(j, previous);
+                    j -= 1;
+                }
+                _ => break,
+            }
         }
         heap.set(j, entry);
     }
@@ -121,12 +142,12 @@ fn sift_down<S: Storage>(heap: &mut S, lo: usize, mut pos: usize, len: usize) {
             return;
         }
         let right = left + 1;
-        let child = if right < len && heap.get(lo + right).ranks_below(&heap.get(lo + left)) {
+        let child = if right < len && goes_before(heap, lo + left, lo + right) {
             right
         } else {
             left
         };
-        if !heap.get(lo + child).ranks_below(&heap.get(lo + pos)) {
+        if !goes_before(heap, lo + pos, lo + child) {
             return;
         }
         swap(heap, lo + pos, lo + child);

@@ -22,13 +22,16 @@ pub trait Storage: sealed::Sealed {
     /// How many entries can be kept: k.
     #[doc(hidden)]
     fn capacity(&self) -> usize;
-    /// The entry at `i < len()`.
+    /// The entry at `i`, `None` unless `i < len()`. An `Option`, not a panic: the heap stops
+    /// where a position is out of range (which its own indices never are), so that no panic
+    /// is linked in.
     #[doc(hidden)]
-    fn get(&self, i: usize) -> Entry<Self::Value>;
-    /// Overwrites the entry at `i < len()`.
+    fn get(&self, i: usize) -> Option<Entry<Self::Value>>;
+    /// Overwrites the entry at `i < len()`; does nothing at any other `i`.
     #[doc(hidden)]
     fn set(&mut self, i: usize, entry: Entry<Self::Value>);
-    /// Appends an entry at position `len()`; only called when `len() < capacity()`.
+    /// Appends an entry at position `len()` if `len() < capacity()`; does nothing on a full
+    /// storage.
     #[doc(hidden)]
     fn append(&mut self, entry: Entry<Self::Value>);
     /// Forgets every kept entry; caller buffers keep what they hold.
@@ -62,16 +65,21 @@ macro_rules! entries_storage {
                 $capacity
             }
             #[inline]
-            fn get(&self, i: usize) -> $crate::Entry<T> {
-                self.entries[i]
+            fn get(&self, i: usize) -> Option<$crate::Entry<T>> {
+                self.entries.get(i).copied()
             }
             #[inline]
             fn set(&mut self, i: usize, entry: $crate::Entry<T>) {
-                self.entries[i] = entry;
+                if let Some(slot) = self.entries.get_mut(i) {
+                    *slot = entry;
+                }
             }
             #[inline]
             fn append(&mut self, entry: $crate::Entry<T>) {
-                self.entries.push(entry);
+                if self.entries.len() < $crate::heap::Storage::capacity(self) {
+                    // Below the capacity, which is at most the array's: it cannot fail.
+                    let _ = self.entries.try_push(entry);
+                }
             }
             fn clear(&mut self) {
                 self.entries.clear();
@@ -81,9 +89,22 @@ macro_rules! entries_storage {
 }
 
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Array<T, const K: usize> {
     entries: ArrayVec<Entry<T>, K>,
+}
+
+/// Written out: `ArrayVec`'s own `clone` collects into a new array, and links the panic of
+/// an array that overflows, which a copy of an array of the same capacity cannot do.
+impl<T: Clone, const K: usize> Clone for Array<T, K> {
+    fn clone(&self) -> Self {
+        let mut entries = ArrayVec::new_const();
+        for entry in &self.entries {
+            // At most `K` entries: no push fails.
+            let _ = entries.try_push(entry.clone());
+        }
+        Array { entries }
+    }
 }
 
 impl<T, const K: usize> Array<T, K> {
@@ -153,7 +174,10 @@ impl<'a, T> Slices<'a, T> {
 
     /// The first `len` places of both buffers.
     pub(crate) fn into_kept(self) -> (&'a mut [u32], &'a mut [T]) {
-        (&mut self.idx[..self.len], &mut self.val[..self.len])
+        // `len` is at most the buffers' length: the `min` only lets the compiler see it.
+        let (idx, val) = (self.idx, self.val);
+        let (idx_len, val_len) = (self.len.min(idx.len()), self.len.min(val.len()));
+        (&mut idx[..idx_len], &mut val[..val_len])
     }
 }
 
@@ -171,21 +195,30 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
         self.idx.len()
     }
     #[inline]
-    fn get(&self, i: usize) -> Entry<T> {
-        Entry {
-            value: self.val[i],
-            index: self.idx[i],
+    fn get(&self, i: usize) -> Option<Entry<T>> {
+        if i >= self.len {
+            return None;
+        }
+        match (self.val.get(i), self.idx.get(i)) {
+            (Some(&value), Some(&index)) => Some(Entry { value, index }),
+            _ => None,
         }
     }
     #[inline]
     fn set(&mut self, i: usize, entry: Entry<T>) {
-        self.val[i] = entry.value;
-        self.idx[i] = entry.index;
+        if i >= self.len {
+            return;
+        }
+        if let (Some(value), Some(index)) = (self.val.get_mut(i), self.idx.get_mut(i)) {
+            (*value, *index) = (entry.value, entry.index);
+        }
     }
     #[inline]
     fn append(&mut self, entry: Entry<T>) {
-        self.len += 1;
-        self.set(self.len - 1, entry);
+        if self.len < self.capacity() {
+            self.len += 1;
+            self.set(self.len - 1, entry);
+        }
     }
     fn clear(&mut self) {
         self.len = 0;

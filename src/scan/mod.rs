@@ -89,7 +89,11 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     take_band(heap, start, values, above, test)?;
     // Exact once the heap holds k values above the guess: no value at or below it can enter.
     let full = heap.len() == k;
-    if !(full && heap.get(0).value.may_enter_above(&guess)) {
+    let exact = full
+        && heap
+            .get(0)
+            .is_some_and(|root| root.value.may_enter_above(&guess));
+    if !exact {
         let rest = Band {
             floor: None,
             ceiling: Some(guess),
@@ -120,9 +124,10 @@ fn take_band<S: Storage, B: BlockTest>(
 ) -> Result<(), Error> {
     let budget = heap.capacity() / 2 + SPARE;
     if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
-        let rest = &values[done..];
+        // `done` is a block boundary within the slice.
+        let rest = values.get(done..).unwrap_or_default();
         let raised = Band {
-            floor: Some(threshold::raise(heap, rest, band, test)),
+            floor: threshold::raise(heap, rest, band, test),
             ..band
         };
         sweep(heap, start + done as u64, rest, raised, None, test)?;
@@ -193,10 +198,11 @@ fn sweep_blocks<S: Storage, B: BlockTest>(
 #[inline(always)]
 fn threshold<S: Storage>(heap: &S, floor: Option<S::Value>) -> Option<S::Value> {
     let full = heap.len() == heap.capacity();
-    match (floor, full) {
-        (Some(floor), true) => Some(higher(floor, heap.get(0).value)),
-        (None, true) => Some(heap.get(0).value),
-        (floor, false) => floor,
+    let root = heap.get(0).filter(|_| full).map(|root| root.value);
+    match (floor, root) {
+        (Some(floor), Some(root)) => Some(higher(floor, root)),
+        (None, Some(root)) => Some(root),
+        (floor, None) => floor,
     }
 }
 

@@ -55,7 +55,8 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     if n < 2 * k {
         return Ok(None);
     }
-    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k as u64).unwrap_or(n);
+    // `k > 0` (the scan keeps something): the `max` only lets the compiler see it.
+    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k.max(1) as u64).unwrap_or(n);
     let runs = (n / SPARSITY).min(expected) / RUN;
     let rank = rank(k, runs * RUN, n);
     if runs < 2 || rank > runs * RUN / 2 {
@@ -70,7 +71,9 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     let mut best = Limited::<T, MAX_RANK>::new(rank);
     let mut sample = |run: usize| {
         let at = (run * stride + offset).min(n - RUN);
-        take_run(&mut best, &values[at..at + RUN], at, test).map_err(|_| {
+        // In the slice, which holds at least `runs · RUN` values.
+        let run = values.get(at..at + RUN).unwrap_or_default();
+        take_run(&mut best, run, at, test).map_err(|_| {
             // The error names the slice's first NaN, wherever the sample met one.
             let first = first_unrankable(values).unwrap_or(at);
             not_rankable(start + first as u64)
@@ -119,7 +122,10 @@ fn take_run<T: TotalRank, B: BlockTest>(
             Ok(())
         });
     }
-    let root = best.get(0).value;
+    // Full, and its capacity (the rank) is at least 2: the root is there.
+    let Some(Entry { value: root, .. }) = best.get(0) else {
+        return Ok(());
+    };
     if test.flagged(run, &root) {
         for_flagged(run, root, at as u64, test, |entry| offer(best, entry))?;
     }
@@ -149,7 +155,8 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
 /// r = ⌈λ⌉ + ⌊2.5·√λ⌋ + 2, about 2.5 standard deviations of a Poisson count beyond the mean, so
 /// that fewer than k values are above the guess on a random row seldom.
 fn rank(k: usize, s: usize, n: usize) -> usize {
-    let (k, s, n) = (k as u64, s as u64, n as u64);
+    // `n > 0` (the slice holds the sample): the `max` only lets the compiler see it.
+    let (k, s, n) = (k as u64, s as u64, n.max(1) as u64);
     let expected = (k * s).div_ceil(n);
     // ⌊√(6.25·λ)⌋ = ⌊√(25·k·s / 4n)⌋.
     let spread = isqrt(25 * k * s / (4 * n));
@@ -168,7 +175,8 @@ fn isqrt(x: u64) -> u64 {
 /// A floor for `rest`, the values after the part of a slice that spent a pass's budget, in
 /// `band`, with the heap full: at least k of the rest in the band are strictly above it (so
 /// that no value at or below it can be among the k best), and at most 2k + [`SPARE`] when the
-/// values allow (so that the rest costs at most that many entries).
+/// values allow (so that the rest costs at most that many entries). `None` (no floor) only
+/// for an empty heap, which the scan never passes.
 ///
 /// It starts from the higher of the band's floor and the root. If more than 2k + [`SPARE`]
 /// values of the rest are above that, it bisects between it and their best
@@ -181,13 +189,14 @@ pub(super) fn raise<S: Storage, B: BlockTest>(
     rest: &[S::Value],
     band: Band<S::Value>,
     test: B,
-) -> S::Value {
+) -> Option<S::Value> {
     let k = heap.capacity();
-    let root = heap.get(0).value;
+    // The heap is full, and k at least 1: the root is there.
+    let root = peek_worst(heap)?.value;
     let mut low = band.floor.map_or(root, |floor| higher(floor, root));
     let limit = 2 * k + SPARE;
     if count_above(rest, low, band.ceiling) <= limit {
-        return low;
+        return Some(low);
     }
     // A second look before bisecting: a sample of the rest at other places, which a row built
     // against the first one does not defeat too.
@@ -196,7 +205,7 @@ pub(super) fn raise<S: Storage, B: BlockTest>(
         if second.may_enter_above(&low) {
             match count_above(rest, second, band.ceiling) {
                 count if count < k => high = Some(second),
-                count if count <= limit => return second,
+                count if count <= limit => return Some(second),
                 _ => low = second,
             }
         }
@@ -209,11 +218,11 @@ pub(super) fn raise<S: Storage, B: BlockTest>(
         }
         match count_above(rest, mid, band.ceiling) {
             count if count < k => high = mid,
-            count if count <= limit => return mid,
+            count if count <= limit => return Some(mid),
             _ => low = mid,
         }
     }
-    low
+    Some(low)
 }
 
 /// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
