@@ -91,14 +91,27 @@ mod fast {
         values: &[S::Value],
     ) -> Result<(), Error> {
         if one_pass(heap, values) {
-            let mut scratch = copy_of(heap);
-            arch::scan(&mut scratch, start, values)?;
+            // Made in place and filled by reference: a copy returned by value was a second
+            // one in this frame.
+            let mut scratch = Scratch::new(heap.capacity());
+            copy_into(&mut scratch, heap);
+            outlined(&mut scratch, start, values)?;
             copy_back(&scratch, heap);
             Ok(())
         } else {
             // The values are rankable: the scan finds no NaN and cannot fail.
-            arch::scan(heap, start, values)
+            outlined(heap, start, values)
         }
+    }
+
+    /// [`arch::scan`], never inlined: the scan's frame holds the sample's heap, and inlined
+    /// here (at opt-level "s" the scan of the caller's storage was, the one of the copy was
+    /// not) it would stay in this frame beside [`Scratch`] while the other scan runs with a
+    /// sample heap of its own: two sample heaps and the copy at once. Outlined, a call holds
+    /// at most the copy and one sample heap.
+    #[inline(never)]
+    fn outlined<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+        arch::scan(heap, start, values)
     }
 
     /// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity:
@@ -106,14 +119,13 @@ mod fast {
     /// success.
     type Scratch<T> = Limited<T, SCRATCH_K>;
 
-    /// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
-    fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
-        debug_assert!(heap.capacity() <= SCRATCH_K);
-        let mut copy = Scratch::new(heap.capacity());
+    /// Copies `heap`, whose capacity is at most [`SCRATCH_K`], into the empty `copy` of the
+    /// same capacity.
+    fn copy_into<S: Storage>(copy: &mut Scratch<S::Value>, heap: &S) {
+        debug_assert!(heap.capacity() <= SCRATCH_K && copy.capacity() == heap.capacity());
         for entry in (0..heap.len()).filter_map(|i| heap.get(i)) {
             copy.append(entry);
         }
-        copy
     }
 
     /// Writes `copy` back over `heap`, which it was made from and which has not grown since.

@@ -10,25 +10,47 @@
 //! so no range of equal entries needs a pass of its own.
 
 use super::Storage;
+#[cfg(any(test, feature = "fast"))]
 use crate::Entry;
 
 /// Ranges at most this long are sorted by insertion.
+#[cfg(any(test, feature = "fast"))]
 const SHORT: usize = 16;
 
-/// Sorts positions `0..len()` of the storage best first.
+/// Sorts positions `0..len()` of the storage best first: by the introsort with the `fast`
+/// feature; without it, the storage being a heap, by the heap's own sort (less code, the
+/// same order: no two entries tie).
 pub(crate) fn sort<S: Storage>(heap: &mut S) {
     let len = heap.len();
-    let depth = 2 * (usize::BITS - len.leading_zeros());
-    quicksort(heap, 0, len, depth);
+    #[cfg(feature = "fast")]
+    quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros()));
+    #[cfg(not(feature = "fast"))]
+    sort_heap(heap, len);
+}
+
+/// The heap's own sort, without the `fast` feature: the storage is a heap (its root the worst
+/// entry), so the root goes to the end and the last entry sifts down the rest, `len` times,
+/// with the heap's sift ([`super::sift_down`]): O(k log k), and no code of its own to speak
+/// of.
+#[cfg(not(feature = "fast"))]
+fn sort_heap<S: Storage>(heap: &mut S, len: usize) {
+    for end in (1..len).rev() {
+        if let (Some(worst), Some(last)) = (heap.get(0), heap.get(end)) {
+            heap.set(end, worst);
+            super::sift_down(heap, 0, last, end);
+        }
+    }
 }
 
 /// Whether `a` goes before `b`: it ranks above it.
+#[cfg(any(test, feature = "fast"))]
 #[inline(always)]
 fn before<T: crate::TotalRank>(a: &Entry<T>, b: &Entry<T>) -> bool {
     b.ranks_below(a)
 }
 
 /// Swaps the entries at `i` and `j`.
+#[cfg(any(test, feature = "fast"))]
 #[inline(always)]
 fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
     if let (Some(a), Some(b)) = (heap.get(i), heap.get(j)) {
@@ -38,6 +60,7 @@ fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
 }
 
 /// Whether the entry at `i` goes before the one at `j`; `false` if either is out of range.
+#[cfg(any(test, feature = "fast"))]
 #[inline(always)]
 fn goes_before<S: Storage>(heap: &S, i: usize, j: usize) -> bool {
     match (heap.get(i), heap.get(j)) {
@@ -47,6 +70,7 @@ fn goes_before<S: Storage>(heap: &S, i: usize, j: usize) -> bool {
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
+#[cfg(any(test, feature = "fast"))]
 fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: u32) {
     while hi - lo > SHORT {
         if depth == 0 {
@@ -68,6 +92,7 @@ fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: 
 
 /// Partitions `lo..hi` (at least 3 entries) around the median of its first, middle and last
 /// entries; returns the pivot's final position, with every entry before it going before it.
+#[cfg(any(test, feature = "fast"))]
 fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
     let (mid, last) = (lo + (hi - lo) / 2, hi - 1);
     // The median of the three to `lo`.
@@ -102,6 +127,7 @@ fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
 }
 
 /// Sorts positions `lo..hi` by insertion.
+#[cfg(any(test, feature = "fast"))]
 fn insertion_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
     for i in lo + 1..hi {
         let Some(entry) = heap.get(i) else {
@@ -122,6 +148,7 @@ fn insertion_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
 }
 
 /// Sorts positions `lo..hi` by a heap sort: the worst to the end, one by one.
+#[cfg(any(test, feature = "fast"))]
 fn heap_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
     let len = hi - lo;
     for i in (0..len / 2).rev() {
@@ -135,6 +162,7 @@ fn heap_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
 
 /// Sifts the entry at `lo + pos` down the heap of `len` entries at `lo..`, whose root is its
 /// worst entry.
+#[cfg(any(test, feature = "fast"))]
 fn sift_down<S: Storage>(heap: &mut S, lo: usize, mut pos: usize, len: usize) {
     loop {
         let left = 2 * pos + 1;
