@@ -14,6 +14,7 @@ if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
         --target-dir target/avx2
     # and without `std`: the AVX2 block test from the build's features, no detection.
     step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --no-default-features \
+        --features fast \
         --lib --test prefilter --target-dir target/avx2
 fi
 # The report turns a real (small) criterion run into its table and plot. Every feature, as in

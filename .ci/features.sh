@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CI for the optional features: the tests without default features (no `std`: the portable
-# fallback, no run-time dispatch) and with all of them; clippy on each feature alone and on all
+# CI for the optional features: the tests without default features (no `fast`: the plain heap),
+# with `fast` alone (the portable fast path, no run-time dispatch) and with all of them; clippy on each feature alone and on all
 # together; the no_std build with half and serde, the sampler example, and the package.
 # The benches of every feature run once in .ci/run.
 set -euo pipefail
@@ -11,11 +11,14 @@ step rustup component add clippy
 step rustup target add thumbv7em-none-eabihf
 
 step cargo test --no-default-features
+step cargo test -p tinytopk --no-default-features --features fast
 step cargo test --all-features
-# Each feature alone compiles without warnings, its tests and benches with it. Checking is
-# enough to find code that needs another feature; the tests of each run in the step above.
-for feature in half serde rayon; do
-    step cargo clippy -p tinytopk --all-targets --features "$feature" -- -D warnings
+# Each feature alone (without the default ones) compiles without warnings, its tests and
+# benches with it. Checking is enough to find code that needs another feature; the tests of
+# each run in the steps above.
+for feature in fast half serde rayon; do
+    step cargo clippy -p tinytopk --all-targets --no-default-features --features "$feature" \
+        -- -D warnings
 done
 step cargo clippy --all-targets --all-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" step cargo doc --no-deps --all-features

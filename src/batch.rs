@@ -27,14 +27,13 @@ fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
             Err(not_rows)
         };
     }
-    if n == 0 || len % n != 0 {
+    // Checked divisions: `None` for `n == 0` (and for no rows, which `len > 0` rules out).
+    let Some(rows) = len.checked_div(n).filter(|_| len % n.max(1) == 0) else {
         return Err(not_rows);
-    }
-    let rows = len / n;
-    if idx % rows != 0 {
+    };
+    let Some(k) = idx.checked_div(rows).filter(|_| idx % rows.max(1) == 0) else {
         return Err(not_rows);
-    }
-    let k = idx / rows;
+    };
     if k > n {
         return Err(Error::KTooLarge { k, n });
     }
@@ -133,15 +132,23 @@ pub fn top_k_rows<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
-    let first_bad_row = |x: &[T], n| {
-        let mut rows = x.chunks_exact(n).enumerate();
+    let first_bad_row = |x: &[T], n: usize| {
+        // `n > 0` here: the `max` only lets the compiler see it.
+        let mut rows = x.chunks_exact(n.max(1)).enumerate();
         rows.find_map(|(row, values)| check_row(row, n, values).err())
     };
     let Some((n, k)) = check_batch(x, n, idx, val, first_bad_row)? else {
         return Ok(());
     };
-    let outputs = idx.chunks_exact_mut(k).zip(val.chunks_exact_mut(k));
-    for (values, (idx, val)) in x.chunks_exact(n).zip(outputs) {
+    // Row by row, by checked ranges: a zip of `chunks_exact` divides by the chunk length in
+    // code that does not see it positive, which links a panic.
+    for row in 0..x.len() / n.max(1) {
+        let (values, out) = (row * n..(row + 1) * n, row * k..(row + 1) * k);
+        let (Some(values), Some(idx), Some(val)) =
+            (x.get(values), idx.get_mut(out.clone()), val.get_mut(out))
+        else {
+            break;
+        };
         top_k_of_checked_row(values, idx, val)?;
     }
     Ok(())

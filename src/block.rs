@@ -66,7 +66,11 @@ pub(crate) fn for_flagged<T: TotalRank>(
     while mask != 0 {
         let i = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let (value, index) = (block[i], at + i as u64);
+        // The mask has a bit only for a value of the block.
+        let Some(&value) = block.get(i) else {
+            break;
+        };
+        let index = at + i as u64;
         if !value.is_rankable() {
             return Err(not_rankable(index));
         }

@@ -41,16 +41,25 @@ pub(crate) fn check_values<T: TotalRank>(next: u64, values: &[T]) -> Result<(), 
 /// Values checked at a time by [`first_unrankable`]: a fixed-size block with a branch-free
 /// fold vectorizes, where a search that stops at the first hit does not; a long one pays the
 /// fold's end (a reduction and a branch) seldom (docs/DESIGN.md has the measurements).
+#[cfg(feature = "fast")]
 const CHECK_BLOCK: usize = 256;
 
+/// The position of the first value that is not rankable: by blocks of `CHECK_BLOCK` with
+/// the `fast` feature, value by value without it (less code).
+#[cfg(not(feature = "fast"))]
+pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
+    values.iter().position(|v| !v.is_rankable())
+}
+
 /// The position of the first value that is not rankable.
+#[cfg(feature = "fast")]
 pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
     let mut blocks = values.chunks_exact(CHECK_BLOCK);
     let clean = |block: &[T]| block.iter().fold(true, |ok, v| ok & v.is_rankable());
     let dirty_block = blocks.position(|block| !clean(block));
     let start = dirty_block.map_or(values.len() - blocks.remainder().len(), |b| b * CHECK_BLOCK);
-    values[start..]
-        .iter()
+    let rest = values.get(start..).unwrap_or_default();
+    rest.iter()
         .position(|v| !v.is_rankable())
         .map(|pos| start + pos)
 }

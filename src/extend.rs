@@ -1,38 +1,42 @@
-//! [`extend`]: a slice of values, all or nothing. The values are read by blocks once the heap is
-//! full ([`crate::scan`]); when the heap is small and the slice long, that is the only read of
-//! the slice: the scan works on a copy of the heap on the stack ([`Scratch`]), tests for NaN as
-//! it reads, and the copy goes back only on success. Otherwise the slice is checked for NaN
-//! first and then scanned.
+//! [`extend`]: a slice of values, all or nothing.
+//!
+//! With the `fast` feature the values are read by blocks once the heap is full
+//! ([`crate::scan`]); when the heap is small and the slice long, that is the only read of the
+//! slice: the scan works on a copy of the heap on the stack (`Scratch`), tests for NaN as it
+//! reads, and the copy goes back only on success. Otherwise the slice is checked for NaN first
+//! and then scanned.
+//!
+//! Without it the slice is checked for NaN first, and then each value is offered to the heap
+//! in turn (`offer_each`): n root comparisons and O(log k) for each value that enters, with
+//! the least code and stack.
 
-use crate::arch;
 use crate::check::{check_len, check_values};
-use crate::heap::storage::Limited;
 use crate::heap::Storage;
+#[cfg(not(feature = "fast"))]
+use crate::heap::{settle, take};
+#[cfg(not(feature = "fast"))]
+use crate::Entry;
 use crate::Error;
-
-/// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
-/// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
-const SCRATCH_K: usize = 64;
-
-/// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`] entries
-/// there and back costs about as much as reading this many values twice.
-const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
 
 /// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
 /// neither the heap nor `*next` changes.
 ///
-/// The values are read in blocks of [`BLOCK`](crate::block::BLOCK) once the heap is full, and a
-/// block is looked at value by value only if one of its values may beat the root or is NaN
-/// ([`crate::scan`]). When the heap is small and the slice long ([`one_pass`]), that is the only
-/// pass: the heap is copied to the stack first ([`Scratch`]), so that a NaN found late leaves the
-/// real one untouched. Otherwise the values are checked for NaN first ([`check_values`]) and then
-/// scanned.
+/// With `fast`, the values are read in blocks once the heap is full, and a block is looked at
+/// value by value only if one of its values may beat the root or is NaN ([`crate::scan`]).
+/// When the heap is small and the slice long (`one_pass`), that is the only pass: the heap
+/// is copied to the stack first (`Scratch`), so that a NaN found late leaves the real one
+/// untouched. Otherwise the values are checked for NaN first ([`check_values`]) and then
+/// offered.
 pub(crate) fn extend<S: Storage>(
     heap: &mut S,
     next: &mut u64,
     values: &[S::Value],
 ) -> Result<(), Error> {
-    if !one_pass(heap, values) {
+    #[cfg(feature = "fast")]
+    let checked_as_read = fast::one_pass(heap, values);
+    #[cfg(not(feature = "fast"))]
+    let checked_as_read = false;
+    if !checked_as_read {
         check_values(*next, values)?;
     }
     extend_rankable(heap, next, values)
@@ -46,45 +50,106 @@ pub(crate) fn extend_rankable<S: Storage>(
     values: &[S::Value],
 ) -> Result<(), Error> {
     check_len(*next, values.len())?;
-    if one_pass(heap, values) {
-        let mut scratch = copy_of(heap);
-        arch::scan(&mut scratch, *next, values)?;
-        copy_back(&scratch, heap);
-    } else {
-        // The values are rankable: the scan finds no NaN and cannot fail.
-        arch::scan(heap, *next, values)?;
-    }
+    #[cfg(feature = "fast")]
+    fast::scan(heap, *next, values)?;
+    #[cfg(not(feature = "fast"))]
+    offer_each(heap, *next, values);
     *next += values.len() as u64;
     Ok(())
 }
 
-/// Whether [`extend`] reads `values` once, into a copy of the heap on the stack: k at most
-/// [`SCRATCH_K`] and at least [`ONE_PASS_MIN_LEN`] values.
-fn one_pass<S: Storage>(heap: &S, values: &[S::Value]) -> bool {
-    heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN
-}
+/// The fast path: the block scan, and the one pass on a copy of a small heap.
+#[cfg(feature = "fast")]
+mod fast {
+    use crate::arch;
+    use crate::heap::storage::Limited;
+    use crate::heap::Storage;
+    use crate::Error;
 
-/// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity: the
-/// one-pass path of [`extend`] works on it and copies it back only on success.
-type Scratch<T> = Limited<T, SCRATCH_K>;
+    /// The largest k served by the one-pass path of [`extend`](super::extend), whose heap is a
+    /// copy on the stack ([`Scratch`]): 64 entries, 512 bytes for `f32`.
+    const SCRATCH_K: usize = 64;
 
-/// A copy of `heap`, whose capacity is at most [`SCRATCH_K`].
-fn copy_of<S: Storage>(heap: &S) -> Scratch<S::Value> {
-    debug_assert!(heap.capacity() <= SCRATCH_K);
-    let mut copy = Scratch::new(heap.capacity());
-    for i in 0..heap.len().min(copy.capacity()) {
-        copy.append(heap.get(i));
+    /// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`]
+    /// entries there and back costs about as much as reading this many values twice.
+    const ONE_PASS_MIN_LEN: usize = 4 * SCRATCH_K;
+
+    /// Whether [`extend`](super::extend) reads `values` once, into a copy of the heap on the
+    /// stack: k at most [`SCRATCH_K`] and at least [`ONE_PASS_MIN_LEN`] values.
+    #[inline]
+    pub(super) fn one_pass<S: Storage>(heap: &S, values: &[S::Value]) -> bool {
+        heap.capacity() <= SCRATCH_K && values.len() >= ONE_PASS_MIN_LEN
     }
-    copy
-}
 
-/// Writes `copy` back over `heap`, which it was made from and which has not grown since.
-fn copy_back<S: Storage>(copy: &Scratch<S::Value>, heap: &mut S) {
-    for (i, &entry) in copy.entries().iter().enumerate() {
-        if i < heap.len() {
-            heap.set(i, entry);
+    /// Offers `values` (stream positions `start..`), rankable unless [`one_pass`] holds, by
+    /// the block scan; on the one-pass path the scan works on a copy, written back only if
+    /// it finds no NaN.
+    #[inline]
+    pub(super) fn scan<S: Storage>(
+        heap: &mut S,
+        start: u64,
+        values: &[S::Value],
+    ) -> Result<(), Error> {
+        if one_pass(heap, values) {
+            // Made in place and filled by reference: a copy returned by value was a second
+            // one in this frame.
+            let mut scratch = Scratch::new(heap.capacity());
+            copy_into(&mut scratch, heap);
+            outlined(&mut scratch, start, values)?;
+            copy_back(&scratch, heap);
+            Ok(())
         } else {
-            heap.append(entry);
+            // The values are rankable: the scan finds no NaN and cannot fail.
+            outlined(heap, start, values)
         }
     }
+
+    /// [`arch::scan`], never inlined: the scan's frame holds the sample's heap, and inlined
+    /// here (at opt-level "s" the scan of the caller's storage was, the one of the copy was
+    /// not) it would stay in this frame beside [`Scratch`] while the other scan runs with a
+    /// sample heap of its own: two sample heaps and the copy at once. Outlined, a call holds
+    /// at most the copy and one sample heap.
+    #[inline(never)]
+    fn outlined<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+        arch::scan(heap, start, values)
+    }
+
+    /// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity:
+    /// the one-pass path of [`extend`](super::extend) works on it and copies it back only on
+    /// success.
+    type Scratch<T> = Limited<T, SCRATCH_K>;
+
+    /// Copies `heap`, whose capacity is at most [`SCRATCH_K`], into the empty `copy` of the
+    /// same capacity.
+    fn copy_into<S: Storage>(copy: &mut Scratch<S::Value>, heap: &S) {
+        debug_assert!(heap.capacity() <= SCRATCH_K && copy.capacity() == heap.capacity());
+        for entry in (0..heap.len()).filter_map(|i| heap.get(i)) {
+            copy.append(entry);
+        }
+    }
+
+    /// Writes `copy` back over `heap`, which it was made from and which has not grown since.
+    fn copy_back<S: Storage>(copy: &Scratch<S::Value>, heap: &mut S) {
+        for (i, &entry) in copy.entries().iter().enumerate() {
+            if i < heap.len() {
+                heap.set(i, entry);
+            } else {
+                heap.append(entry);
+            }
+        }
+    }
+}
+
+/// Without `fast`: offers the rankable `values` (stream positions `start..`, which the caller
+/// keeps below [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN)) one by one. Each costs one
+/// comparison with the root once the heap is full, and the heap is built once, when it fills
+/// ([`take`]).
+#[cfg(not(feature = "fast"))]
+fn offer_each<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
+    for (index, &value) in (start..).zip(values) {
+        // Checked by the caller: the cast is lossless.
+        let index = index as u32;
+        take(heap, Entry { value, index });
+    }
+    settle(heap);
 }

@@ -58,16 +58,24 @@
 //! - [`top_k_rows`]: the top k of every row of a `rows × n` batch, into `rows × k` buffers.
 //!
 //! They share one size-k min-heap; its cost is n root comparisons plus about k·ln(n/k)
-//! insertions of O(log k) on a row in random order, O(n log k) in the worst case. Whole
-//! slices go through a pre-filter that tests blocks of values against the heap's root at
-//! once, with no branch per value.
+//! insertions of O(log k) on a row in random order, O(n log k) in the worst case. With the
+//! `fast` feature, whole slices go through a pre-filter that tests blocks of values against
+//! a floor or the heap's root at once, with no branch per value.
 //!
 //! # Crate features
 //!
-//! - `std` (default): run-time CPU feature detection. On x86-64 the block pre-filter then
-//!   runs compiled for AVX2 when the CPU has it, whatever the build's target
-//!   features. With `default-features = false` the crate is `no_std`, needs no allocator, and
-//!   uses the target features it was compiled for (`-C target-cpu`/`target-feature`).
+//! - `fast` (default): the fast path of [`top_k_into`] and `extend_from_slice` (and so of
+//!   [`top_k_rows`]): a floor from a sample of the row, and a block pre-filter that tests 64
+//!   values at a time against it, several times faster on long rows. It costs code and stack:
+//!   docs/BENCHMARKS.md has both, measured on a Cortex-M per opt-level. Without it
+//!   (`default-features = false`) every value goes straight to the heap after the NaN check:
+//!   the same answers, the least flash and stack, for microcontrollers with a few KiB of RAM.
+//!   `push` is the same either way.
+//! - `std` (default, implies `fast`): run-time CPU feature detection for the fast path. On
+//!   x86-64 the block pre-filter then runs compiled for AVX2 when the CPU has it, whatever
+//!   the build's target features; without `std` it uses the target features it was compiled
+//!   for (`-C target-cpu`/`target-feature`). Without `std` the crate is `no_std` and needs no
+//!   allocator.
 //! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
 //!   pattern rejected), so 16-bit logits are ranked as they are, without a conversion. `no_std`.
 //! - `serde`: `Serialize` and `Deserialize` for [`Entry`] and [`TopK`] (its stream length and
@@ -101,12 +109,15 @@ mod rank;
 // The engine, each layer calling only the ones below it: the selectors, then `push` and
 // `extend`, the run-time dispatch, the block scan, and at the bottom the block test, the heap
 // and the checks.
+#[cfg(feature = "fast")]
 mod arch;
+#[cfg(feature = "fast")]
 mod block;
 mod check;
 mod extend;
 mod heap;
 mod push;
+#[cfg(feature = "fast")]
 mod scan;
 mod selector;
 mod topk;

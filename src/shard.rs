@@ -38,8 +38,8 @@ pub(crate) trait Source {
     type Value: TotalRank;
     /// How many entries there are.
     fn count(&self) -> usize;
-    /// The entry at `i < count()`.
-    fn entry(&self, i: usize) -> Entry<Self::Value>;
+    /// The entry at `i`, `None` unless `i < count()`.
+    fn entry(&self, i: usize) -> Option<Entry<Self::Value>>;
 }
 
 impl<S: Storage> Source for S {
@@ -47,7 +47,7 @@ impl<S: Storage> Source for S {
     fn count(&self) -> usize {
         self.len()
     }
-    fn entry(&self, i: usize) -> Entry<S::Value> {
+    fn entry(&self, i: usize) -> Option<Entry<S::Value>> {
         self.get(i)
     }
 }
@@ -57,8 +57,8 @@ impl<T: TotalRank> Source for [Entry<T>] {
     fn count(&self) -> usize {
         self.len()
     }
-    fn entry(&self, i: usize) -> Entry<T> {
-        self[i]
+    fn entry(&self, i: usize) -> Option<Entry<T>> {
+        self.get(i).copied()
     }
 }
 
@@ -91,7 +91,9 @@ where
         });
     }
     for j in 0..incoming.count() {
-        let entry = incoming.entry(j);
+        let Some(entry) = incoming.entry(j) else {
+            continue;
+        };
         if !entry.value.is_rankable() {
             return Err(Error::NotRankable {
                 index: entry.index as usize,
@@ -103,8 +105,9 @@ where
                 stream_len,
             });
         }
-        let seen_before = (0..j).any(|i| incoming.entry(i).index == entry.index);
-        let kept = (0..heap.len()).any(|i| heap.get(i).index == entry.index);
+        let same = |other: Option<Entry<S::Value>>| other.is_some_and(|e| e.index == entry.index);
+        let seen_before = (0..j).any(|i| same(incoming.entry(i)));
+        let kept = (0..heap.len()).any(|i| same(heap.get(i)));
         if seen_before || kept {
             return Err(Error::DuplicateIndex { index: entry.index });
         }
@@ -119,8 +122,8 @@ where
     S: Storage,
     R: Source<Value = S::Value> + ?Sized,
 {
-    for j in 0..incoming.count() {
-        heap::offer(heap, incoming.entry(j));
+    for entry in (0..incoming.count()).filter_map(|j| incoming.entry(j)) {
+        heap::offer(heap, entry);
     }
     *next = (*next).max(stream_len);
 }

@@ -15,12 +15,14 @@ pub(crate) use sort::sort;
 
 pub use storage::Storage;
 
-use crate::{Entry, TotalRank};
+use crate::Entry;
+#[cfg(any(test, feature = "fast"))]
+use crate::TotalRank;
 
 /// The root: the worst kept entry, if any.
 #[inline]
 pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
-    (heap.len() > 0).then(|| heap.get(0))
+    heap.get(0)
 }
 
 /// Keeps `entry` if it is among the best `capacity()` entries offered so far. Every comparison
@@ -42,7 +44,7 @@ pub(crate) fn offer<S: Storage>(heap: &mut S, entry: Entry<S::Value>) {
 #[inline]
 fn replace_root<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
     let len = heap.len();
-    let enters = len > 0 && heap.get(0).ranks_below(&entry);
+    let enters = peek_worst(heap).is_some_and(|root| root.ranks_below(&entry));
     if enters {
         sift_down(heap, 0, entry, len);
     }
@@ -72,11 +74,14 @@ pub(crate) fn take<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
 /// others in their order: when at least k values still to come are above `floor`, no entry at
 /// or below it can be among the k best. The storage is no longer a heap: [`take`] builds it
 /// again once it is full, [`settle`] if it is not.
+#[cfg(any(test, feature = "fast"))]
 pub(crate) fn retain_above<S: Storage>(heap: &mut S, floor: &S::Value) {
     let mut kept = 0;
     for i in 0..heap.len() {
-        let entry = heap.get(i);
-        if entry.value.may_enter_above(floor) {
+        if let Some(entry) = heap
+            .get(i)
+            .filter(|entry| entry.value.may_enter_above(floor))
+        {
             heap.set(kept, entry);
             kept += 1;
         }
@@ -93,9 +98,14 @@ pub(crate) fn settle<S: Storage>(heap: &mut S) {
 
 /// Moves the hole at `pos` up while `entry` is worse than the parent, then puts `entry` there.
 fn sift_up<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>) {
-    while pos > 0 && entry.ranks_below(&heap.get(parent(pos))) {
-        heap.set(pos, heap.get(parent(pos)));
-        pos = parent(pos);
+    while pos > 0 {
+        match heap.get(parent(pos)) {
+            Some(above) if entry.ranks_below(&above) => {
+                heap.set(pos, above);
+                pos = parent(pos);
+            }
+            _ => break,
+        }
     }
     heap.set(pos, entry);
 }
@@ -120,24 +130,24 @@ fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, l
         if left >= len {
             break;
         }
-        let child = worse_child(heap, left, len);
-        let below = heap.get(child);
-        if !below.ranks_below(&entry) {
-            break;
-        }
+        let (child, below) = match worse_child(heap, left, len) {
+            Some((child, below)) if below.ranks_below(&entry) => (child, below),
+            _ => break,
+        };
         heap.set(pos, below);
         pos = child;
     }
     heap.set(pos, entry);
 }
 
-/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries).
+/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries),
+/// with its position.
 #[inline]
-fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> usize {
-    if left + 1 < len {
-        left + usize::from(heap.get(left + 1).ranks_below(&heap.get(left)))
-    } else {
-        left
+fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> Option<(usize, Entry<S::Value>)> {
+    let first = heap.get(left)?;
+    match heap.get(left + 1) {
+        Some(second) if left + 1 < len && second.ranks_below(&first) => Some((left + 1, second)),
+        _ => Some((left, first)),
     }
 }
 
@@ -146,7 +156,9 @@ fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> usize {
 pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
     let len = heap.len();
     for i in (0..len / 2).rev() {
-        sift_down(heap, i, heap.get(i), len);
+        if let Some(entry) = heap.get(i) {
+            sift_down(heap, i, entry, len);
+        }
     }
 }
 

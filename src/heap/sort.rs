@@ -1,41 +1,68 @@
-//! The final sort of the kept entries, best first, in place in the storage: a quicksort
-//! (introsort), which at large k takes about half the time of a heap sort of the same
-//! entries: fewer comparisons, and each partition reads the entries in order.
+//! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! Entries already in order, best first or worst first, cost one pass (a full sort of a row
-//! that is already in order, as `top_k_into` with k = n is, need not be n log n). Otherwise
-//! the pivot is the median of three entries, or of three medians of three (Tukey's ninther)
-//! in a long range, spread over it, so that no order of the entries (a heap of an organ pipe,
-//! say) gives bad pivots again and again; each partition is branch-free, by blocks of entries
-//! whose offsets are gathered before they are swapped (BlockQuicksort); the smaller side is sorted first, by recursion, and the larger one
-//! by the loop, so the recursion is at most log2(k) deep; a range that has taken more than
-//! 2·log2(k) partitions is heap sorted (O(k log k) whatever the entries), and a short range is
-//! sorted by insertion. Entries never tie under [`Entry::ranks_below`] (indices are distinct),
-//! so no range of equal entries needs a pass of its own.
+//! With the `fast` feature, a quicksort (introsort), which at large k takes about half the
+//! time of a heap sort of the same entries: fewer comparisons, and each partition reads the
+//! entries in order. Entries already in order, best first or worst first, cost one pass (a
+//! full sort of a row that is already in order, as `top_k_into` with k = n is, need not be n
+//! log n). Otherwise the pivot is the median of three entries, or of three medians of three
+//! (Tukey's ninther) in a long range, spread over it, so that no order of the entries (a heap
+//! of an organ pipe, say) gives bad pivots again and again; each partition is branch-free, by
+//! blocks of entries whose offsets are gathered before they are swapped (BlockQuicksort); the
+//! smaller side is sorted first, by recursion, and the larger one by the loop, so the
+//! recursion is at most log2(k) deep; a range that has taken more than 2·log2(k) partitions is
+//! heap sorted (O(k log k) whatever the entries), and a short range is sorted by insertion.
+//! Entries never tie under [`Entry::ranks_below`] (indices are distinct), so no range of equal
+//! entries needs a pass of its own.
+//!
+//! Without `fast`, the heap's own sort: less code, the same order.
+//!
+//! Every read is an `Option` ([`Storage::get`]); the sort's own indices are always in range,
+//! and one that were not would leave the entries where they are, never panic.
 
 use super::Storage;
+#[cfg(any(test, feature = "fast"))]
 use crate::{Entry, TotalRank};
 
 /// Ranges at most this long are sorted by insertion.
+#[cfg(any(test, feature = "fast"))]
 const SHORT: usize = 16;
 
 /// Ranges at least this long take the ninther as pivot; shorter ones the median of three.
+#[cfg(any(test, feature = "fast"))]
 const NINTHER: usize = 64;
 
-/// Sorts positions `0..len()` of the storage best first.
+/// Sorts positions `0..len()` of the storage best first, whatever their order: by the
+/// introsort with the `fast` feature; without it by the heap's own sort, after a build of the
+/// heap (O(k), and no move at all when the storage is a heap already).
 pub(crate) fn sort<S: Storage>(heap: &mut S) {
     let len = heap.len();
+    #[cfg(feature = "fast")]
     match run(heap, len) {
         Run::BestFirst => {}
         Run::WorstFirst => reverse(heap, len),
-        Run::Neither => {
-            let depth = 2 * (usize::BITS - len.leading_zeros());
-            quicksort(heap, 0, len, depth);
+        Run::Neither => quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros())),
+    }
+    #[cfg(not(feature = "fast"))]
+    sort_heap(heap, len);
+}
+
+/// The heap's own sort, without the `fast` feature: the storage made a heap (its root the
+/// worst entry), the root goes to the end and the last entry sifts down the rest, `len`
+/// times, with the heap's sift ([`super::sift_down`]): O(k log k), and no code of its own to
+/// speak of.
+#[cfg(not(feature = "fast"))]
+fn sort_heap<S: Storage>(heap: &mut S, len: usize) {
+    super::rebuild(heap);
+    for end in (1..len).rev() {
+        if let (Some(worst), Some(last)) = (heap.get(0), heap.get(end)) {
+            heap.set(end, worst);
+            super::sift_down(heap, 0, last, end);
         }
     }
 }
 
 /// The order of a storage's entries, as [`run`] finds it.
+#[cfg(feature = "fast")]
 enum Run {
     BestFirst,
     WorstFirst,
@@ -44,12 +71,13 @@ enum Run {
 
 /// Whether the first `len` entries are in order, best first or worst first: one pass at
 /// most, and a few comparisons for entries in no order.
+#[cfg(feature = "fast")]
 fn run<S: Storage>(heap: &S, len: usize) -> Run {
     if len < 2 {
         return Run::BestFirst;
     }
-    let best_first = before(&heap.get(0), &heap.get(1));
-    let in_order = (2..len).all(|i| before(&heap.get(i - 1), &heap.get(i)) == best_first);
+    let best_first = goes_before(heap, 0, 1);
+    let in_order = (2..len).all(|i| goes_before(heap, i - 1, i) == best_first);
     match (in_order, best_first) {
         (false, _) => Run::Neither,
         (true, true) => Run::BestFirst,
@@ -58,6 +86,7 @@ fn run<S: Storage>(heap: &S, len: usize) -> Run {
 }
 
 /// Reverses the order of the first `len` entries.
+#[cfg(feature = "fast")]
 fn reverse<S: Storage>(heap: &mut S, len: usize) {
     for i in 0..len / 2 {
         swap(heap, i, len - 1 - i);
@@ -65,20 +94,34 @@ fn reverse<S: Storage>(heap: &mut S, len: usize) {
 }
 
 /// Whether `a` goes before `b`: it ranks above it.
+#[cfg(any(test, feature = "fast"))]
 #[inline(always)]
 fn before<T: TotalRank>(a: &Entry<T>, b: &Entry<T>) -> bool {
     b.ranks_below(a)
 }
 
+/// Whether the entry at `i` goes before the one at `j`; `false` if either is out of range.
+#[cfg(any(test, feature = "fast"))]
+#[inline(always)]
+fn goes_before<S: Storage>(heap: &S, i: usize, j: usize) -> bool {
+    match (heap.get(i), heap.get(j)) {
+        (Some(a), Some(b)) => before(&a, &b),
+        _ => false,
+    }
+}
+
 /// Swaps the entries at `i` and `j`.
+#[cfg(any(test, feature = "fast"))]
 #[inline(always)]
 fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
-    let (a, b) = (heap.get(i), heap.get(j));
-    heap.set(i, b);
-    heap.set(j, a);
+    if let (Some(a), Some(b)) = (heap.get(i), heap.get(j)) {
+        heap.set(i, b);
+        heap.set(j, a);
+    }
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
+#[cfg(any(test, feature = "fast"))]
 fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: u32) {
     while hi - lo > SHORT {
         if depth == 0 {
@@ -100,10 +143,13 @@ fn quicksort<S: Storage>(heap: &mut S, mut lo: usize, mut hi: usize, mut depth: 
 
 /// Partitions `lo..hi` (more than [`SHORT`] entries) around [`pivot`]; returns the pivot's
 /// final position, with every entry before it going before it.
+#[cfg(any(test, feature = "fast"))]
 fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
     let median = pivot(heap, lo, hi);
     swap(heap, lo, median);
-    let pivot = heap.get(lo);
+    let Some(pivot) = heap.get(lo) else {
+        return lo;
+    };
     let (l, r) = partition_blocks(heap, lo + 1, hi, &pivot);
     let store = partition_lomuto(heap, l, r, &pivot);
     swap(heap, lo, store - 1);
@@ -111,6 +157,7 @@ fn partition<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> usize {
 }
 
 /// Entries of a block of [`partition_blocks`]: their offsets in it fit a `u8`.
+#[cfg(any(test, feature = "fast"))]
 const BLOCK: usize = 64;
 
 /// Partitions the two ends of `lo..hi` around `pivot` by blocks (Edelkamp and Weiß's
@@ -120,12 +167,18 @@ const BLOCK: usize = 64;
 /// the one before it to be stored. Returns `(l, r)`: every entry of `lo..l` goes before the
 /// pivot, none of `r..hi` does, and `l..r` (fewer than 3·[`BLOCK`] entries) is left for
 /// [`partition_lomuto`].
+#[cfg(any(test, feature = "fast"))]
 fn partition_blocks<S: Storage>(
     heap: &mut S,
     mut l: usize,
     mut r: usize,
     pivot: &Entry<S::Value>,
 ) -> (usize, usize) {
+    // Whether the entry at `i` goes before the pivot (`wanted`) or not; `false` out of range.
+    let is = |heap: &S, i: usize, wanted: bool| {
+        heap.get(i)
+            .is_some_and(|entry| before(&entry, pivot) == wanted)
+    };
     let (mut left, mut right) = ([0_u8; BLOCK], [0_u8; BLOCK]);
     let (mut left_start, mut left_len, mut right_start, mut right_len) = (0, 0, 0, 0);
     while r - l >= 2 * BLOCK {
@@ -133,14 +186,14 @@ fn partition_blocks<S: Storage>(
             left_start = 0;
             for (i, offset) in (0..BLOCK as u8).enumerate() {
                 left[left_len] = offset;
-                left_len += usize::from(!before(&heap.get(l + i), pivot));
+                left_len += usize::from(is(heap, l + i, false));
             }
         }
         if right_len == 0 {
             right_start = 0;
             for (i, offset) in (0..BLOCK as u8).enumerate() {
                 right[right_len] = offset;
-                right_len += usize::from(before(&heap.get(r - 1 - i), pivot));
+                right_len += usize::from(is(heap, r - 1 - i, true));
             }
         }
         let pairs = left_len.min(right_len);
@@ -163,6 +216,7 @@ fn partition_blocks<S: Storage>(
 
 /// Partitions `l..r` around `pivot` (Lomuto's scheme with an unconditional swap, no branch);
 /// returns `store`: the entries of `l..store` go before the pivot, those of `store..r` do not.
+#[cfg(any(test, feature = "fast"))]
 fn partition_lomuto<S: Storage>(
     heap: &mut S,
     l: usize,
@@ -171,8 +225,10 @@ fn partition_lomuto<S: Storage>(
 ) -> usize {
     let mut store = l;
     for i in l..r {
-        let entry = heap.get(i);
-        heap.set(i, heap.get(store));
+        let (Some(entry), Some(stored)) = (heap.get(i), heap.get(store)) else {
+            break;
+        };
+        heap.set(i, stored);
         heap.set(store, entry);
         store += usize::from(before(&entry, pivot));
     }
@@ -182,6 +238,7 @@ fn partition_lomuto<S: Storage>(
 /// The position of the pivot of `lo..hi` (more than [`SHORT`] entries): the median of the
 /// entries at three places spread over the range, or in a range of at least [`NINTHER`] the
 /// median of the medians of three groups of three, at nine places spread evenly over it.
+#[cfg(any(test, feature = "fast"))]
 fn pivot<S: Storage>(heap: &S, lo: usize, hi: usize) -> usize {
     let len = hi - lo;
     // The middle of the j-th of nine equal parts of the range.
@@ -196,14 +253,18 @@ fn pivot<S: Storage>(heap: &S, lo: usize, hi: usize) -> usize {
 }
 
 /// The position of the median of the entries at `a`, `b` and `c`.
+#[cfg(any(test, feature = "fast"))]
 fn median3<S: Storage>(heap: &S, a: usize, b: usize, c: usize) -> usize {
-    let (x, y, z) = (heap.get(a), heap.get(b), heap.get(c));
-    let (xy, yz, xz) = (before(&x, &y), before(&y, &z), before(&x, &z));
+    let (xy, yz, xz) = (
+        goes_before(heap, a, b),
+        goes_before(heap, b, c),
+        goes_before(heap, a, c),
+    );
     if xy == yz {
-        // x, y, z in order, one way or the other.
+        // In order, one way or the other.
         b
     } else if xy == xz {
-        // y is at one end, and z between x and y.
+        // The entry at b is at one end, and c between a and b.
         c
     } else {
         a
@@ -211,19 +272,28 @@ fn median3<S: Storage>(heap: &S, a: usize, b: usize, c: usize) -> usize {
 }
 
 /// Sorts positions `lo..hi` by insertion.
+#[cfg(any(test, feature = "fast"))]
 fn insertion_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
     for i in lo + 1..hi {
-        let entry = heap.get(i);
+        let Some(entry) = heap.get(i) else {
+            return;
+        };
         let mut j = i;
-        while j > lo && before(&entry, &heap.get(j - 1)) {
-            heap.set(j, heap.get(j - 1));
-            j -= 1;
+        while j > lo {
+            match heap.get(j - 1) {
+                Some(previous) if before(&entry, &previous) => {
+                    heap.set(j, previous);
+                    j -= 1;
+                }
+                _ => break,
+            }
         }
         heap.set(j, entry);
     }
 }
 
 /// Sorts positions `lo..hi` by a heap sort: the worst to the end, one by one.
+#[cfg(any(test, feature = "fast"))]
 fn heap_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
     let len = hi - lo;
     for i in (0..len / 2).rev() {
@@ -237,6 +307,7 @@ fn heap_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
 
 /// Sifts the entry at `lo + pos` down the heap of `len` entries at `lo..`, whose root is its
 /// worst entry.
+#[cfg(any(test, feature = "fast"))]
 fn sift_down<S: Storage>(heap: &mut S, lo: usize, mut pos: usize, len: usize) {
     loop {
         let left = 2 * pos + 1;
@@ -244,12 +315,12 @@ fn sift_down<S: Storage>(heap: &mut S, lo: usize, mut pos: usize, len: usize) {
             return;
         }
         let right = left + 1;
-        let child = if right < len && heap.get(lo + right).ranks_below(&heap.get(lo + left)) {
+        let child = if right < len && goes_before(heap, lo + left, lo + right) {
             right
         } else {
             left
         };
-        if !heap.get(lo + child).ranks_below(&heap.get(lo + pos)) {
+        if !goes_before(heap, lo + pos, lo + child) {
             return;
         }
         swap(heap, lo + pos, lo + child);
@@ -392,7 +463,7 @@ mod tests {
                 storage.append(Entry { value, index });
             }
             let median = median3(&storage, 0, 1, 2);
-            assert_eq!(storage.get(median).value, 1, "{order:?}");
+            assert_eq!(storage.get(median).map(|e| e.value), Some(1), "{order:?}");
         }
     }
 }

@@ -22,13 +22,16 @@ pub trait Storage: sealed::Sealed {
     /// How many entries can be kept: k.
     #[doc(hidden)]
     fn capacity(&self) -> usize;
-    /// The entry at `i < len()`.
+    /// The entry at `i`, `None` unless `i < len()`. An `Option`, not a panic: the heap stops
+    /// where a position is out of range (which its own indices never are), so that no panic
+    /// is linked in.
     #[doc(hidden)]
-    fn get(&self, i: usize) -> Entry<Self::Value>;
-    /// Overwrites the entry at `i < len()`.
+    fn get(&self, i: usize) -> Option<Entry<Self::Value>>;
+    /// Overwrites the entry at `i < len()`; does nothing at any other `i`.
     #[doc(hidden)]
     fn set(&mut self, i: usize, entry: Entry<Self::Value>);
-    /// Appends an entry at position `len()`; only called when `len() < capacity()`.
+    /// Appends an entry at position `len()` if `len() < capacity()`; does nothing on a full
+    /// storage.
     #[doc(hidden)]
     fn append(&mut self, entry: Entry<Self::Value>);
     /// Keeps the entries at positions `0..len` (all if there are no more) and forgets the
@@ -68,16 +71,21 @@ macro_rules! entries_storage {
                 $capacity
             }
             #[inline]
-            fn get(&self, i: usize) -> $crate::Entry<T> {
-                self.entries[i]
+            fn get(&self, i: usize) -> Option<$crate::Entry<T>> {
+                self.entries.get(i).copied()
             }
             #[inline]
             fn set(&mut self, i: usize, entry: $crate::Entry<T>) {
-                self.entries[i] = entry;
+                if let Some(slot) = self.entries.get_mut(i) {
+                    *slot = entry;
+                }
             }
             #[inline]
             fn append(&mut self, entry: $crate::Entry<T>) {
-                self.entries.push(entry);
+                if self.entries.len() < $crate::heap::Storage::capacity(self) {
+                    // Below the capacity, which is at most the array's: it cannot fail.
+                    let _ = self.entries.try_push(entry);
+                }
             }
             fn truncate(&mut self, len: usize) {
                 self.entries.truncate(len);
@@ -87,9 +95,22 @@ macro_rules! entries_storage {
 }
 
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Array<T, const K: usize> {
     entries: ArrayVec<Entry<T>, K>,
+}
+
+/// Written out: `ArrayVec`'s own `clone` collects into a new array, and links the panic of
+/// an array that overflows, which a copy of an array of the same capacity cannot do.
+impl<T: Clone, const K: usize> Clone for Array<T, K> {
+    fn clone(&self) -> Self {
+        let mut entries = ArrayVec::new_const();
+        for entry in &self.entries {
+            // At most `K` entries: no push fails.
+            let _ = entries.try_push(entry.clone());
+        }
+        Array { entries }
+    }
 }
 
 impl<T, const K: usize> Array<T, K> {
@@ -109,12 +130,15 @@ impl<T, const K: usize> Array<T, K> {
 entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
 
 /// A heap of at most `N` entries whose capacity, at most `N`, is set at run time: the copy of
-/// a small heap that `extend` works on, and the heap that picks a threshold from a sample.
+/// a small heap that `extend` works on, and the heap that picks a threshold from a sample
+/// (both with the `fast` feature).
+#[cfg(any(test, feature = "fast"))]
 pub(crate) struct Limited<T, const N: usize> {
     entries: ArrayVec<Entry<T>, N>,
     capacity: usize,
 }
 
+#[cfg(any(test, feature = "fast"))]
 impl<T, const N: usize> Limited<T, N> {
     /// An empty heap that keeps up to `capacity.min(N)` entries.
     pub(crate) fn new(capacity: usize) -> Self {
@@ -130,6 +154,7 @@ impl<T, const N: usize> Limited<T, N> {
     }
 }
 
+#[cfg(any(test, feature = "fast"))]
 entries_storage!([T: TotalRank, const N: usize] Limited<T, N>, |limited| limited.capacity);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
@@ -155,7 +180,10 @@ impl<'a, T> Slices<'a, T> {
 
     /// The first `len` places of both buffers.
     pub(crate) fn into_kept(self) -> (&'a mut [u32], &'a mut [T]) {
-        (&mut self.idx[..self.len], &mut self.val[..self.len])
+        // `len` is at most the buffers' length: the `min` only lets the compiler see it.
+        let (idx, val) = (self.idx, self.val);
+        let (idx_len, val_len) = (self.len.min(idx.len()), self.len.min(val.len()));
+        (&mut idx[..idx_len], &mut val[..val_len])
     }
 }
 
@@ -173,21 +201,30 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
         self.idx.len()
     }
     #[inline]
-    fn get(&self, i: usize) -> Entry<T> {
-        Entry {
-            value: self.val[i],
-            index: self.idx[i],
+    fn get(&self, i: usize) -> Option<Entry<T>> {
+        if i >= self.len {
+            return None;
+        }
+        match (self.val.get(i), self.idx.get(i)) {
+            (Some(&value), Some(&index)) => Some(Entry { value, index }),
+            _ => None,
         }
     }
     #[inline]
     fn set(&mut self, i: usize, entry: Entry<T>) {
-        self.val[i] = entry.value;
-        self.idx[i] = entry.index;
+        if i >= self.len {
+            return;
+        }
+        if let (Some(value), Some(index)) = (self.val.get_mut(i), self.idx.get_mut(i)) {
+            (*value, *index) = (entry.value, entry.index);
+        }
     }
     #[inline]
     fn append(&mut self, entry: Entry<T>) {
-        self.len += 1;
-        self.set(self.len - 1, entry);
+        if self.len < self.capacity() {
+            self.len += 1;
+            self.set(self.len - 1, entry);
+        }
     }
     fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);

@@ -39,7 +39,7 @@ mod threshold;
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{first_unrankable, not_rankable};
-use crate::heap::{retain_above, settle, take, Storage};
+use crate::heap::{peek_worst, retain_above, settle, take, Storage};
 use crate::{Entry, Error, TotalRank};
 
 /// Root replacements a pass may make besides k/2 before its floor is raised by counting:
@@ -132,7 +132,11 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     take_band(heap, start, values, above, test)?;
     // Exact once the heap holds k values above the guess: no value at or below it can enter.
     let full = heap.len() == k;
-    if !(full && heap.get(0).value.may_enter_above(&guess)) {
+    let exact = full
+        && heap
+            .get(0)
+            .is_some_and(|root| root.value.may_enter_above(&guess));
+    if !exact {
         let rest = Band {
             floor: None,
             ceiling: Some(guess),
@@ -163,9 +167,15 @@ fn take_band<S: Storage, B: BlockTest>(
 ) -> Result<(), Error> {
     let budget = heap.capacity() / 2 + SPARE;
     if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
-        let rest = &values[done..];
-        let root = heap.get(0).value;
-        let low = band.floor.map_or(root, |floor| higher(floor, root));
+        // `done` is a block boundary within the slice.
+        let rest = values.get(done..).unwrap_or_default();
+        // The budget was spent on a full heap: it has a root.
+        let Some(root) = peek_worst(heap) else {
+            return Ok(());
+        };
+        let low = band
+            .floor
+            .map_or(root.value, |floor| higher(floor, root.value));
         let raised = threshold::raise(low, heap.capacity(), rest, band.ceiling, test);
         if raised.at_least_k {
             // Every one of the k best is above the floor: the entries kept at or below it
@@ -249,10 +259,11 @@ fn sweep_blocks<S: Storage, B: BlockTest>(
 #[inline(always)]
 fn threshold<S: Storage>(heap: &S, floor: Option<S::Value>) -> Option<S::Value> {
     let full = heap.len() == heap.capacity();
-    match (floor, full) {
-        (Some(floor), true) => Some(higher(floor, heap.get(0).value)),
-        (None, true) => Some(heap.get(0).value),
-        (floor, false) => floor,
+    let root = heap.get(0).filter(|_| full).map(|root| root.value);
+    match (floor, root) {
+        (Some(floor), Some(root)) => Some(higher(floor, root)),
+        (None, Some(root)) => Some(root),
+        (floor, None) => floor,
     }
 }
 

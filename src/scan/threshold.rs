@@ -55,7 +55,8 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     if n < 2 * k {
         return Ok(None);
     }
-    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k as u64).unwrap_or(n);
+    // `k > 0` (the scan keeps something): the `max` only lets the compiler see it.
+    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k.max(1) as u64).unwrap_or(n);
     let runs = (n / SPARSITY).min(expected) / RUN;
     let rank = rank(k, runs * RUN, n);
     if runs < 2 || rank > runs * RUN / 2 {
@@ -67,7 +68,9 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     let mut best = Limited::<T, MAX_RANK>::new(rank);
     let mut sample = |run: usize| {
         let at = run_start(run, stride, phase).min(n - RUN);
-        take_run(&mut best, &values[at..at + RUN], at, test).map_err(|_| {
+        // In the slice, which holds at least `runs · RUN` values.
+        let run = values.get(at..at + RUN).unwrap_or_default();
+        take_run(&mut best, run, at, test).map_err(|_| {
             // The error names the slice's first NaN, wherever the sample met one.
             let first = first_unrankable(values).unwrap_or(at);
             not_rankable(start + first as u64)
@@ -130,7 +133,10 @@ fn take_run<T: TotalRank, B: BlockTest>(
             Ok(())
         });
     }
-    let root = best.get(0).value;
+    // Full, and its capacity (the rank) is at least 2: the root is there.
+    let Some(Entry { value: root, .. }) = best.get(0) else {
+        return Ok(());
+    };
     if test.flagged(run, &root) {
         for_flagged(run, root, at as u64, test, |entry| offer(best, entry))?;
     }
@@ -160,7 +166,8 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
 /// r = ⌈λ⌉ + ⌊2.5·√λ⌋ + 2, about 2.5 standard deviations of a Poisson count beyond the mean, so
 /// that fewer than k values are above the guess on a random row seldom.
 fn rank(k: usize, s: usize, n: usize) -> usize {
-    let (k, s, n) = (k as u64, s as u64, n as u64);
+    // `n > 0` (the slice holds the sample): the `max` only lets the compiler see it.
+    let (k, s, n) = (k as u64, s as u64, n.max(1) as u64);
     let expected = (k * s).div_ceil(n);
     // ⌊√(6.25·λ)⌋ = ⌊√(25·k·s / 4n)⌋.
     let spread = isqrt(25 * k * s / (4 * n));
