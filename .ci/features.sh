@@ -11,7 +11,10 @@ step rustup component add clippy
 step rustup target add thumbv7em-none-eabihf
 
 step cargo test --no-default-features
-step cargo test -p tinytopk --no-default-features --features fast
+# The fast path without `std` (the portable block test, no run-time dispatch): the tests that
+# reach the scan.
+step cargo test -p tinytopk --no-default-features --features fast --lib --test prefilter \
+    --test bounded --test contract
 step cargo test --all-features
 # Each feature alone (without the default ones) compiles without warnings, its tests and
 # benches with it. Checking is enough to find code that needs another feature; the tests of

@@ -47,7 +47,11 @@ const CHECK_BLOCK: usize = 256;
 /// The position of the first value that is not rankable: by blocks of `CHECK_BLOCK` with
 /// the `fast` feature, value by value without it (less code).
 #[cfg(not(feature = "fast"))]
-pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
+pub(crate) use first_unrankable_by_value as first_unrankable;
+
+/// [`first_unrankable`] without `fast`: a plain search.
+#[cfg(not(feature = "fast"))]
+pub(crate) fn first_unrankable_by_value<T: TotalRank>(values: &[T]) -> Option<usize> {
     values.iter().position(|v| !v.is_rankable())
 }
 

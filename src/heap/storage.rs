@@ -230,3 +230,41 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
         self.len = self.len.min(len);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Out of range, every method of every storage does nothing (or gives `None`): the heap
+    /// never goes there, and no panic is linked in for it.
+    #[test]
+    fn out_of_range_is_nothing_not_a_panic() {
+        let entry = |index| Entry {
+            value: 1.5_f32,
+            index,
+        };
+        let (mut idx, mut val) = ([7_u32; 2], [0.0_f32; 2]);
+        let mut slices = Slices::new(&mut idx, &mut val).unwrap();
+        let mut array = Array::<f32, 2>::new();
+        let mut limited = Limited::<f32, 4>::new(2);
+        fn check<S: Storage<Value = f32>>(storage: &mut S, entry: impl Fn(u32) -> Entry<f32>) {
+            assert_eq!(storage.get(0), None);
+            storage.set(0, entry(9));
+            assert_eq!((storage.len(), storage.get(0)), (0, None));
+            for i in 0..3 {
+                storage.append(entry(i));
+            }
+            // Full at two: the third append did nothing.
+            assert_eq!(storage.len(), 2);
+            assert_eq!(storage.get(1), Some(entry(1)));
+            assert_eq!(storage.get(2), None);
+            storage.set(2, entry(5));
+            assert_eq!((storage.len(), storage.get(2)), (2, None));
+        }
+        check(&mut slices, entry);
+        check(&mut array, entry);
+        check(&mut limited, entry);
+        assert_eq!(slices.into_kept().0, [0, 1]);
+        assert_eq!(idx, [0, 1]);
+    }
+}
