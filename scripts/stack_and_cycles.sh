@@ -11,7 +11,7 @@
 # - the static figure: the frames `-Z emit-stack-sizes` gives (the pinned nightly), for the
 #   crate's functions and the firmware's calls, at "s" on the M4F (a frame, not a path: the
 #   painted figure is the path's).
-# Fails if `top_k_into` or `SliceTopK::extend_from_slice` (f32) uses more than the issue's bars
+# Fails if `top_k_into` or `SliceTopK::extend_from_slice` (f32) uses more than its bars
 # of stack at opt-level "s" with LTO on either core: 320 B without `fast`, 2,048 B with it, at
 # any k measured. About 1 min with both profiles once the dependencies are built.
 set -euo pipefail

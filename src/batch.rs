@@ -1,6 +1,7 @@
 //! [`top_k_rows`]: the top k of every row of a batch, into caller buffers.
 
 use crate::check::check_values;
+#[cfg(feature = "fast")]
 use crate::slice::sort_all;
 use crate::{Error, SliceTopK, TotalRank};
 
@@ -79,6 +80,7 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
+    #[cfg(feature = "fast")]
     if idx.len() == values.len() {
         return sort_all(values, idx, val);
     }

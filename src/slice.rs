@@ -1,8 +1,7 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
 use crate::check::check_values;
-use crate::heap::{self, storage::Slices, Storage};
-use crate::{Entry, Error, SliceTopK, TotalRank};
+use crate::{Error, SliceTopK, TotalRank};
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
 /// descending order, equal values by ascending index, and a tie at the k-th place goes to the
@@ -41,6 +40,7 @@ pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Resu
             n: x.len(),
         });
     }
+    #[cfg(feature = "fast")]
     if top.capacity() == x.len() {
         check_values(0, x)?;
         return sort_all(x, idx, val);
@@ -51,14 +51,19 @@ pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Resu
 }
 
 /// Every value of `values`, which are rankable and at most `MAX_STREAM_LEN`, into `idx` and
-/// `val`, whose length is theirs, best first. With every value kept there is nothing to select and no heap to build: the
-/// entries go to the buffers in stream order, where the sort takes one pass for a row that
-/// is in order already (rising, falling or all equal), as a sort of the row itself would.
+/// `val`, whose length is theirs, best first, with the `fast` feature. With every value kept
+/// there is nothing to select and no heap to build: the entries go to the buffers in stream
+/// order, where the sort takes one pass for a row that is in order already (rising, falling
+/// or all equal), as a sort of the row itself would.
+#[cfg(feature = "fast")]
 pub(crate) fn sort_all<T: TotalRank>(
     values: &[T],
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
+    use crate::heap::{self, storage::Slices, Storage};
+    use crate::Entry;
+
     let mut all = Slices::new(idx, val)?;
     debug_assert_eq!(all.capacity(), values.len());
     for (index, &value) in (0..).zip(values).take(all.capacity()) {

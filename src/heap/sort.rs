@@ -31,9 +31,9 @@ const SHORT: usize = 16;
 #[cfg(any(test, feature = "fast"))]
 const NINTHER: usize = 64;
 
-/// Sorts positions `0..len()` of the storage best first, whatever their order: by the
-/// introsort with the `fast` feature; without it by the heap's own sort, after a build of the
-/// heap (O(k), and no move at all when the storage is a heap already).
+/// Sorts positions `0..len()` of the storage best first: by the introsort with the `fast`
+/// feature, whatever their order; without it by the heap's own sort, the storage being a
+/// heap.
 pub(crate) fn sort<S: Storage>(heap: &mut S) {
     let len = heap.len();
     #[cfg(feature = "fast")]
@@ -46,13 +46,12 @@ pub(crate) fn sort<S: Storage>(heap: &mut S) {
     sort_heap(heap, len);
 }
 
-/// The heap's own sort, without the `fast` feature: the storage made a heap (its root the
-/// worst entry), the root goes to the end and the last entry sifts down the rest, `len`
+/// The heap's own sort, without the `fast` feature: the storage is a heap (its root the
+/// worst entry), so the root goes to the end and the last entry sifts down the rest, `len`
 /// times, with the heap's sift ([`super::sift_down`]): O(k log k), and no code of its own to
 /// speak of.
 #[cfg(not(feature = "fast"))]
 fn sort_heap<S: Storage>(heap: &mut S, len: usize) {
-    super::rebuild(heap);
     for end in (1..len).rev() {
         if let (Some(worst), Some(last)) = (heap.get(0), heap.get(end)) {
             heap.set(end, worst);
@@ -182,25 +181,31 @@ fn partition_blocks<S: Storage>(
     let (mut left, mut right) = ([0_u8; BLOCK], [0_u8; BLOCK]);
     let (mut left_start, mut left_len, mut right_start, mut right_len) = (0, 0, 0, 0);
     while r - l >= 2 * BLOCK {
+        // Offsets are written at the count so far, which stays below BLOCK: `get_mut` only
+        // spares the build a bounds check it cannot prove away.
         if left_len == 0 {
             left_start = 0;
             for (i, offset) in (0..BLOCK as u8).enumerate() {
-                left[left_len] = offset;
+                if let Some(slot) = left.get_mut(left_len) {
+                    *slot = offset;
+                }
                 left_len += usize::from(is(heap, l + i, false));
             }
         }
         if right_len == 0 {
             right_start = 0;
             for (i, offset) in (0..BLOCK as u8).enumerate() {
-                right[right_len] = offset;
+                if let Some(slot) = right.get_mut(right_len) {
+                    *slot = offset;
+                }
                 right_len += usize::from(is(heap, r - 1 - i, true));
             }
         }
         let pairs = left_len.min(right_len);
-        for j in 0..pairs {
-            let i = l + usize::from(left[left_start + j]);
-            let k = r - 1 - usize::from(right[right_start + j]);
-            swap(heap, i, k);
+        let lefts = left.iter().skip(left_start);
+        let rights = right.iter().skip(right_start);
+        for (&i, &k) in lefts.zip(rights).take(pairs) {
+            swap(heap, l + usize::from(i), r - 1 - usize::from(k));
         }
         (left_start, left_len) = (left_start + pairs, left_len - pairs);
         (right_start, right_len) = (right_start + pairs, right_len - pairs);
@@ -336,16 +341,25 @@ mod tests {
     use crate::heap::storage::Limited;
     use crate::testing::{oracle, F32_EDGES};
 
+    /// [`sort`] of entries in any order: without `fast` the sort takes a heap, so the
+    /// entries are made one first.
+    fn sorted_in_place<T: TotalRank>(storage: &mut Limited<T, 1024>) {
+        if cfg!(not(feature = "fast")) {
+            crate::heap::rebuild(storage);
+        }
+        sort(storage);
+    }
+
     /// Sorts `values` as entries of their positions through a storage: by [`sort`] if `depth`
     /// is `None`, else by [`quicksort`] with `depth` partitions before the heap sort.
     fn sorted(values: &[i32], depth: Option<u32>) -> Vec<(u32, i32)> {
-        let mut storage = Limited::<i32, 512>::new(values.len());
+        let mut storage = Limited::<i32, 1024>::new(values.len());
         for (index, &value) in (0..).zip(values) {
             storage.append(Entry { value, index });
         }
         let len = storage.len();
         match depth {
-            None => sort(&mut storage),
+            None => sorted_in_place(&mut storage),
             Some(depth) => quicksort(&mut storage, 0, len, depth),
         }
         storage
@@ -398,7 +412,7 @@ mod tests {
         for (index, &value) in (0..).zip(values) {
             storage.append(Entry { value, index });
         }
-        sort(&mut storage);
+        sorted_in_place(&mut storage);
         storage.entries().to_vec()
     }
 

@@ -268,7 +268,8 @@ pub(super) fn counting_pays(k: usize, len: usize) -> bool {
 /// another read.
 pub(super) fn limit(k: usize, len: usize) -> usize {
     let levels = (usize::BITS - k.leading_zeros()) as usize;
-    k + SPARE.max(len / (VALUES_PER_LEVEL * levels))
+    // `max(1)`: no division by zero for a k of 0, which the scan never passes.
+    k + SPARE.max(len / (VALUES_PER_LEVEL * levels).max(1))
 }
 
 /// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
