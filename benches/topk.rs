@@ -120,6 +120,33 @@ fn bench_topk<const K: usize>(
             black_box(top.into_sorted())
         })
     });
+    // A row transformed on the fly (a temperature), fed as an iterator: against the plain
+    // extend above, and against a push per transformed value.
+    let scale = black_box(1.0 / 0.7_f32);
+    group.bench_function("TopK::try_extend(copied)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            top.try_extend(black_box(x).iter().copied()).unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+    group.bench_function("TopK::try_extend(map)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            top.try_extend(black_box(x).iter().map(|&v| v * scale))
+                .unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+    group.bench_function("TopK::push(map)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            for &v in black_box(x) {
+                top.push(v * scale).unwrap();
+            }
+            black_box(top.into_sorted())
+        })
+    });
 }
 
 fn bench_group(c: &mut Criterion, shape: &str, x: &[f32], k: usize) {

@@ -5,10 +5,11 @@
 //! first and then scanned.
 
 use crate::arch;
-use crate::check::{check_len, check_values};
+use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
+use crate::heap::storage::sealed::Sealed as _;
 use crate::heap::storage::Limited;
 use crate::heap::Storage;
-use crate::Error;
+use crate::{Error, TotalRank};
 
 /// The largest k served by the one-pass path of [`extend`], whose heap is a copy on the stack
 /// ([`Scratch`]): 64 entries, 512 bytes for `f32`.
@@ -87,4 +88,76 @@ fn copy_back<S: Storage>(copy: &Scratch<S::Value>, heap: &mut S) {
             heap.append(entry);
         }
     }
+}
+
+/// Offers the values of `values` as the stream positions `*next..`, all or nothing.
+///
+/// When k is at most [`SCRATCH_K`], as in [`extend`]'s one pass, the iterator is run once, into
+/// a copy of the heap on the stack ([`Scratch`]) that goes back only on success; on an error a
+/// clone of the iterator is run to name it as [`check_values`] would (a too long stream first,
+/// then the first NaN). A larger heap has no room for a copy: a clone is run first to check the
+/// values ([`check_iter`]), and only then is the iterator run to feed them, bounded by the
+/// count, so that one that yields more when run again cannot push the stream past its end.
+pub(crate) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value> + Clone,
+{
+    if heap.capacity() <= SCRATCH_K {
+        let mut scratch = copy_of(heap);
+        let mut at = *next;
+        if let Err(error) = arch::scan_iter(&mut scratch, &mut at, values.clone()) {
+            // The canonical error, from the start; the scan's if a rerun finds none.
+            return Err(check_iter(*next, values).err().unwrap_or(error));
+        }
+        copy_back(&scratch, heap);
+        *next = at;
+        Ok(())
+    } else {
+        let count = check_iter(*next, values.clone())?;
+        arch::scan_iter(heap, next, values.take(count))
+    }
+}
+
+/// The number of values of `values`, which would take the stream positions from `next` on,
+/// with the checks of [`check_values`] in its order: [`Error::TooLong`] if they run past
+/// [`MAX_STREAM_LEN`], else [`Error::NotRankable`] for the first NaN.
+///
+/// An iterator whose length is bounded within the stream's end (`size_hint`, as a slice's
+/// iterator, mapped or not) is read with one branch-free fold; another is read value by value
+/// and stops at the first value past the end, so that an endless one ends.
+fn check_iter<T, I>(next: u64, mut values: I) -> Result<usize, Error>
+where
+    T: TotalRank,
+    I: Iterator<Item = T> + Clone,
+{
+    let room = MAX_STREAM_LEN.saturating_sub(next);
+    let bounded = values
+        .size_hint()
+        .1
+        .is_some_and(|most| (most as u64) <= room);
+    let (count, clean) = if bounded {
+        values
+            .clone()
+            .fold((0_u64, true), |(n, ok), v| (n + 1, ok & v.is_rankable()))
+    } else {
+        let mut count: u64 = 0;
+        let mut clean = true;
+        for value in values.clone() {
+            if count == room {
+                // One value past the end: the stream would have at least this length.
+                let n = usize::try_from(MAX_STREAM_LEN + 1).unwrap_or(usize::MAX);
+                return Err(Error::TooLong { n });
+            }
+            clean &= value.is_rankable();
+            count += 1;
+        }
+        (count, clean)
+    };
+    if !clean {
+        let first = values.position(|v| !v.is_rankable()).unwrap_or(0);
+        return Err(not_rankable(next + first as u64));
+    }
+    // At most `MAX_STREAM_LEN` values, which a `usize` counts on the 64-bit targets.
+    Ok(usize::try_from(count).unwrap_or(usize::MAX))
 }

@@ -119,6 +119,7 @@ mod parallel;
 mod serde;
 pub mod shard;
 mod slice;
+pub mod sorted;
 
 #[cfg(test)]
 mod testing;

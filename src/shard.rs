@@ -99,14 +99,16 @@ where
         }
         if u64::from(entry.index) >= stream_len {
             return Err(Error::IndexBeyondStream {
-                index: entry.index,
+                index: entry.index as usize,
                 stream_len,
             });
         }
         let seen_before = (0..j).any(|i| incoming.entry(i).index == entry.index);
         let kept = (0..heap.len()).any(|i| heap.get(i).index == entry.index);
         if seen_before || kept {
-            return Err(Error::DuplicateIndex { index: entry.index });
+            return Err(Error::DuplicateIndex {
+                index: entry.index as usize,
+            });
         }
     }
     Ok(())

@@ -50,6 +50,39 @@ impl Avx2 {
         // SAFETY: `self` exists only if the CPU has AVX2.
         unsafe { scan_avx2(heap, start, values, self) }
     }
+
+    /// The scan of an iterator compiled for AVX2, with this block test.
+    #[inline]
+    pub(super) fn scan_iter<S, I>(
+        self,
+        heap: &mut S,
+        next: &mut u64,
+        values: I,
+    ) -> Result<(), Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value>,
+    {
+        // SAFETY: `self` exists only if the CPU has AVX2.
+        unsafe { scan_iter_avx2(heap, next, values, self) }
+    }
+}
+
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn scan_iter_avx2<S, I>(
+    heap: &mut S,
+    next: &mut u64,
+    values: I,
+    avx2: Avx2,
+) -> Result<(), Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value>,
+{
+    scan::scan_iter(heap, next, values, avx2)
 }
 
 /// # Safety

@@ -17,6 +17,18 @@ pub use storage::Storage;
 
 use crate::Entry;
 
+/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
+/// it, its children among them), so a selector stays usable. [`sort`], then a reversal.
+pub(crate) fn sort_worst_first<S: Storage>(heap: &mut S) {
+    sort(heap);
+    let len = heap.len();
+    for i in 0..len / 2 {
+        let (a, b) = (heap.get(i), heap.get(len - 1 - i));
+        heap.set(i, b);
+        heap.set(len - 1 - i, a);
+    }
+}
+
 /// The root: the worst kept entry, if any.
 #[inline]
 pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {

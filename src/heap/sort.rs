@@ -139,6 +139,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::testing::oracle;
 

@@ -2,6 +2,8 @@
 //! array of entries ([`Array`], under [`TopK`](crate::TopK)) and two caller slices ([`Slices`],
 //! under [`SliceTopK`](crate::SliceTopK)). The heap ([`super`]) is written once over the trait.
 
+use core::fmt;
+
 use arrayvec::ArrayVec;
 
 use crate::{Entry, Error, TotalRank};
@@ -11,17 +13,9 @@ use crate::{Entry, Error, TotalRank};
 ///
 /// Sealed: the crate's storages are [`Array`] and [`Slices`]. Its methods are how the crate's
 /// heap reads and writes them, not an API.
-// The heap's view of a storage, not a collection: `is_empty` would serve no caller.
-#[allow(clippy::len_without_is_empty)]
 pub trait Storage: sealed::Sealed {
     /// The value type of the entries.
     type Value: TotalRank;
-    /// How many entries are kept.
-    #[doc(hidden)]
-    fn len(&self) -> usize;
-    /// How many entries can be kept: k.
-    #[doc(hidden)]
-    fn capacity(&self) -> usize;
     /// The entry at `i < len()`.
     #[doc(hidden)]
     fn get(&self, i: usize) -> Entry<Self::Value>;
@@ -38,8 +32,16 @@ pub trait Storage: sealed::Sealed {
 
 /// Keeps [`Storage`] to the crate's own types, which may implement it.
 pub(crate) mod sealed {
-    /// The supertrait that no type outside the crate can implement.
-    pub trait Sealed {}
+    /// The supertrait that no type outside the crate can implement. It holds what needs no
+    /// order on the values, so that a selector's `len` and `capacity` need none either.
+    // The heap's view of a storage, not a collection: `is_empty` would serve no caller.
+    #[allow(clippy::len_without_is_empty)]
+    pub trait Sealed {
+        /// How many entries are kept.
+        fn len(&self) -> usize;
+        /// How many entries can be kept: k.
+        fn capacity(&self) -> usize;
+    }
 }
 
 /// Implements [`Storage`] for a struct whose field `entries`, an `ArrayVec` of entries, holds
@@ -47,11 +49,7 @@ pub(crate) mod sealed {
 /// capacity is a constant, and [`Limited`], whose capacity is not.
 macro_rules! entries_storage {
     ([$($generics:tt)*] $ty:ty, |$this:ident| $capacity:expr) => {
-        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {}
-
-        impl<$($generics)*> $crate::heap::Storage for $ty {
-            type Value = T;
-
+        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {
             #[inline]
             fn len(&self) -> usize {
                 self.entries.len()
@@ -61,6 +59,13 @@ macro_rules! entries_storage {
                 let $this = self;
                 $capacity
             }
+        }
+
+        impl<$($generics)*> $crate::heap::Storage for $ty
+        where
+            T: TotalRank,
+        {
+            type Value = T;
             #[inline]
             fn get(&self, i: usize) -> $crate::Entry<T> {
                 self.entries[i]
@@ -81,7 +86,7 @@ macro_rules! entries_storage {
 }
 
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Array<T, const K: usize> {
     entries: ArrayVec<Entry<T>, K>,
 }
@@ -100,7 +105,25 @@ impl<T, const K: usize> Array<T, K> {
     }
 }
 
-entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
+entries_storage!([T, const K: usize] Array<T, K>, |_array| K);
+
+/// What a storage holds, not how: how many entries are kept, and how many can be.
+fn debug_sizes(
+    storage: &impl sealed::Sealed,
+    name: &str,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    f.debug_struct(name)
+        .field("len", &storage.len())
+        .field("capacity", &storage.capacity())
+        .finish()
+}
+
+impl<T, const K: usize> fmt::Debug for Array<T, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_sizes(self, "Array", f)
+    }
+}
 
 /// A heap of at most `N` entries whose capacity, at most `N`, is set at run time: the copy of
 /// a small heap that `extend` works on, and the heap that picks a threshold from a sample.
@@ -124,11 +147,10 @@ impl<T, const N: usize> Limited<T, N> {
     }
 }
 
-entries_storage!([T: TotalRank, const N: usize] Limited<T, N>, |limited| limited.capacity);
+entries_storage!([T, const N: usize] Limited<T, N>, |limited| limited.capacity);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
 /// the same length, k, the heap in their first places.
-#[derive(Debug)]
 pub struct Slices<'a, T> {
     idx: &'a mut [u32],
     val: &'a mut [T],
@@ -153,11 +175,13 @@ impl<'a, T> Slices<'a, T> {
     }
 }
 
-impl<T> sealed::Sealed for Slices<'_, T> {}
+impl<T> fmt::Debug for Slices<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_sizes(self, "Slices", f)
+    }
+}
 
-impl<T: TotalRank> Storage for Slices<'_, T> {
-    type Value = T;
-
+impl<T> sealed::Sealed for Slices<'_, T> {
     #[inline]
     fn len(&self) -> usize {
         self.len
@@ -166,6 +190,10 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
     fn capacity(&self) -> usize {
         self.idx.len()
     }
+}
+
+impl<T: TotalRank> Storage for Slices<'_, T> {
+    type Value = T;
     #[inline]
     fn get(&self, i: usize) -> Entry<T> {
         Entry {
