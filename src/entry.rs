@@ -68,7 +68,15 @@ impl<T: TotalRank> Entry<T> {
     ///
     /// The same order as [`rank_cmp`](Self::rank_cmp), spelt with `&` and `|` on the two
     /// comparisons so that the heap can pick a child with no branch.
+    ///
+    /// ```
+    /// use tinytopk::Entry;
+    ///
+    /// assert!(Entry::new(1.0_f32, 0).ranks_below(&Entry::new(2.0, 5)));
+    /// assert!(Entry::new(2.0_f32, 5).ranks_below(&Entry::new(2.0, 4))); // the later index
+    /// ```
     #[inline]
+    #[must_use]
     pub fn ranks_below(&self, other: &Self) -> bool {
         let by_value = self.value.rank_cmp(&other.value);
         (by_value == Ordering::Less) | ((by_value == Ordering::Equal) & (self.index > other.index))

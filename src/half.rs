@@ -35,6 +35,7 @@ fn order_key(bits: u16) -> i32 {
 macro_rules! impl_half {
     ($($t:ty => $infinity:expr),*) => {$(
         /// IEEE order (`-0.0 == 0.0`, `-inf` ranks last); NaN of any bit pattern is not rankable.
+        #[cfg_attr(docsrs, doc(cfg(feature = "half")))]
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {

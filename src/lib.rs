@@ -57,6 +57,13 @@
 //!   Both are forms of one [`Selector`], so they have the same methods.
 //! - [`top_k_rows`]: the top k of every row of a `rows × n` batch, into `rows × k` buffers.
 //!
+//! A selector is fed by [`push`](Selector::push) (one value), by
+//! [`extend_from_slice`](Selector::extend_from_slice) (a row or a chunk, the fast way) or by
+//! [`try_extend`](Selector::try_extend) (an iterator, all or nothing: a row transformed on the
+//! fly). It is read best first by [`TopK::into_sorted`] (a [`Sorted`](sorted::Sorted) that
+//! derefs to `[Entry<T>]`), without consuming it by [`TopK::iter`] (a sorted copy) or
+//! [`Selector::iter_sorted`] (sorted in place, for both forms).
+//!
 //! They share one size-k min-heap; its cost is n root comparisons plus about k·ln(n/k)
 //! insertions of O(log k) on a row in random order, O(n log k) in the worst case. Whole
 //! slices go through a pre-filter that tests blocks of values against the heap's root at
@@ -84,6 +91,8 @@
 //! 1.81 (for `core::error::Error`).
 
 #![no_std]
+// On docs.rs (`--cfg docsrs`, Cargo.toml), feature-gated items carry a badge naming the feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -128,6 +137,7 @@ pub use batch::top_k_rows;
 pub use entry::Entry;
 pub use error::Error;
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use parallel::{par_top_k_into, par_top_k_rows, MIN_SHARD_LEN};
 pub use rank::TotalRank;
 pub use selector::Selector;

@@ -47,10 +47,25 @@ use num_traits::float::FloatCore;
 /// ```
 pub trait TotalRank: Copy {
     /// Whether the value has a place in the order. `false` for NaN.
+    ///
+    /// ```
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert!(f32::NEG_INFINITY.is_rankable());
+    /// assert!(!f32::NAN.is_rankable());
+    /// ```
     fn is_rankable(&self) -> bool;
 
     /// The order of two rankable values: `Less` if `self` ranks below (is worse than) `other`,
     /// `Equal` for a tie.
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert_eq!((-0.0_f32).rank_cmp(&0.0), Ordering::Equal); // IEEE: the zeros tie
+    /// assert_eq!(1_u8.rank_cmp(&2), Ordering::Less);
+    /// ```
     fn rank_cmp(&self, other: &Self) -> Ordering;
 
     /// Whether `self` could enter a full selector whose worst kept value is `threshold`: `true`
@@ -66,6 +81,14 @@ pub trait TotalRank: Copy {
     /// which vectorize. An override must give exactly the default's answer on every pair (the
     /// tests check the crate's own against the default); one that does not may change which
     /// entries are kept, never cause a panic or undefined behaviour.
+    ///
+    /// ```
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert!(2.0_f32.may_enter_above(&1.0));
+    /// assert!(!1.0_f32.may_enter_above(&1.0)); // a tie stays out
+    /// assert!(f32::NAN.may_enter_above(&1.0)); // so that the check sees it
+    /// ```
     #[inline]
     fn may_enter_above(&self, threshold: &Self) -> bool {
         !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater

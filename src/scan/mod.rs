@@ -40,7 +40,8 @@ use crate::{Entry, Error, TotalRank};
 const SPARE: usize = 128;
 
 /// The longest slice that a full heap scans with its root as the only threshold, with no
-/// sample first: a chunk of a stream fed piece by piece ([`scan_iter`] feeds chunks of [`ITER_CHUNK`]).
+/// sample first: a chunk of a stream fed piece by piece ([`scan_iter`] feeds chunks of
+/// [`ITER_CHUNK`]).
 const FULL_HEAP_SHORT: usize = 1024;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
