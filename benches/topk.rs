@@ -30,7 +30,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Samp
 mod data;
 
 use data::{normal_logits, Rng};
-use tinytopk::{top_k_into, TopK};
+use tinytopk::{bottom_k_into, top_k_into, TopK};
 
 const NS: [usize; 3] = [49_152, 151_936, 262_144];
 const KS: [usize; 4] = [1, 40, 50, 1000];
@@ -160,6 +160,14 @@ fn bench_group(c: &mut Criterion, shape: &str, x: &[f32], k: usize) {
         let (mut idx, mut val) = (vec![0_u32; k], vec![0.0_f32; k]);
         b.iter(|| {
             top_k_into(black_box(x), &mut idx, &mut val).unwrap();
+            black_box((&idx, &val));
+        })
+    });
+    // The k smallest of the same row, on the plain values.
+    group.bench_function("bottom_k_into", |b| {
+        let (mut idx, mut val) = (vec![0_u32; k], vec![0.0_f32; k]);
+        b.iter(|| {
+            bottom_k_into(black_box(x), &mut idx, &mut val).unwrap();
             black_box((&idx, &val));
         })
     });

@@ -53,6 +53,13 @@ macro_rules! impl_half {
                 (bits & MAGNITUDE > $infinity)
                     | (order_key(bits) > order_key(threshold.to_bits()))
             }
+            /// The mirror of `may_enter_above`, with no branch: NaN or a lower key.
+            #[inline]
+            fn may_enter_below(&self, threshold: &Self) -> bool {
+                let bits = self.to_bits();
+                (bits & MAGNITUDE > $infinity)
+                    | (order_key(bits) < order_key(threshold.to_bits()))
+            }
             /// The mean of the two keys ([`order_key`]), back to bits: a key between two
             /// rankable ones has a magnitude of at most infinity, so it is rankable.
             #[inline]
@@ -112,6 +119,8 @@ mod tests {
                     by_default(&v, t),
                     "{bits:#06x} against {t:?}"
                 );
+                let below = !v.is_rankable() || v.rank_cmp(t) == Ordering::Less;
+                assert_eq!(v.may_enter_below(t), below, "{bits:#06x} below {t:?}");
             }
         }
     }

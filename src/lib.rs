@@ -141,7 +141,7 @@ pub use error::Error;
 pub use parallel::{par_top_k_into, par_top_k_rows, MIN_SHARD_LEN};
 pub use rank::TotalRank;
 pub use selector::Selector;
-pub use slice::top_k_into;
+pub use slice::{bottom_k_into, top_k_into};
 pub use topk::{SliceTopK, TopK};
 
 /// Where a [`Selector`] keeps its entries: [`TopK`] in an [`Array`](storage::Array),

@@ -2,6 +2,7 @@
 //! array of entries ([`Array`], under [`TopK`](crate::TopK)) and two caller slices ([`Slices`],
 //! under [`SliceTopK`](crate::SliceTopK)). The heap ([`super`]) is written once over the trait.
 
+use core::cmp::Reverse;
 use core::fmt;
 
 use arrayvec::ArrayVec;
@@ -213,5 +214,49 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
     }
     fn clear(&mut self) {
         self.len = 0;
+    }
+}
+
+/// Two caller slices of `T` read as [`Reverse<T>`](Reverse): the storage of
+/// [`bottom_k_into`](crate::bottom_k_into), whose heap keeps the k smallest in the caller's
+/// value buffer as plain `T`. Every access is one of [`Slices`], the value wrapped or unwrapped.
+pub(crate) struct Reversed<'a, T>(Slices<'a, T>);
+
+impl<'a, T> Reversed<'a, T> {
+    /// An empty heap over the two buffers; their length is k.
+    pub(crate) fn new(idx: &'a mut [u32], val: &'a mut [T]) -> Result<Self, Error> {
+        Slices::new(idx, val).map(Reversed)
+    }
+}
+
+impl<T> sealed::Sealed for Reversed<'_, T> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+}
+
+impl<T: TotalRank> Storage for Reversed<'_, T> {
+    type Value = Reverse<T>;
+
+    #[inline]
+    fn get(&self, i: usize) -> Entry<Reverse<T>> {
+        let Entry { value, index } = self.0.get(i);
+        Entry::new(Reverse(value), index)
+    }
+    #[inline]
+    fn set(&mut self, i: usize, entry: Entry<Reverse<T>>) {
+        self.0.set(i, Entry::new(entry.value.0, entry.index));
+    }
+    #[inline]
+    fn append(&mut self, entry: Entry<Reverse<T>>) {
+        self.0.append(Entry::new(entry.value.0, entry.index));
+    }
+    fn clear(&mut self) {
+        self.0.clear();
     }
 }
