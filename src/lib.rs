@@ -71,10 +71,10 @@
 //!
 //! # Crate features
 //!
-//! - `std` (default): run-time CPU feature detection. On x86-64 the block pre-filter then
-//!   runs compiled for AVX2 when the CPU has it, whatever the build's target
-//!   features. With `default-features = false` the crate is `no_std`, needs no allocator, and
-//!   uses the target features it was compiled for (`-C target-cpu`/`target-feature`).
+//! - `std` (default): nothing the core needs (`rayon` builds on it). With
+//!   `default-features = false` the crate is `no_std` and needs no allocator. Either way, on
+//!   x86-64 the block pre-filter runs compiled for AVX2 when the CPU has it, whatever the
+//!   build's target features: it is detected at run time by CPUID, which needs no `std`.
 //! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
 //!   pattern rejected), so 16-bit logits are ranked as they are, without a conversion. `no_std`.
 //! - `serde`: `Serialize` and `Deserialize` for [`Entry`] and [`TopK`] (its stream length and
