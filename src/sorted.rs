@@ -1,7 +1,8 @@
 //! The kept entries, best first, as the crate's own types: [`Sorted`], what
 //! [`TopK::into_sorted`] and [`TopK::sorted`] give (a fixed array that derefs to a slice of
 //! entries), its iterator [`IntoIter`], and [`Iter`], which reads a selector's own storage
-//! once [`Selector::iter_sorted`] has sorted it in place.
+//! once [`Selector::iter_sorted`] has sorted it in place, and [`SliceIntoIter`], what iterating
+//! a [`SliceTopK`](crate::SliceTopK) gives.
 //!
 //! Named here so that a caller can spell out the types; none of them allocates.
 
@@ -156,6 +157,51 @@ impl<T, const K: usize> DoubleEndedIterator for IntoIter<T, K> {
 impl<T, const K: usize> ExactSizeIterator for IntoIter<T, K> {}
 
 impl<T, const K: usize> FusedIterator for IntoIter<T, K> {}
+
+/// The entries a [`SliceTopK`](crate::SliceTopK) leaves in its caller's buffers, by value,
+/// best first: what iterating a `SliceTopK` gives (it sorts the buffers in place first, as
+/// [`SliceTopK::into_sorted`](crate::SliceTopK::into_sorted) does).
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SliceIntoIter<'a, T> {
+    idx: core::slice::Iter<'a, u32>,
+    val: core::slice::Iter<'a, T>,
+}
+
+impl<'a, T> SliceIntoIter<'a, T> {
+    /// Over two sorted buffers of the same length.
+    pub(crate) fn new(idx: &'a [u32], val: &'a [T]) -> Self {
+        SliceIntoIter {
+            idx: idx.iter(),
+            val: val.iter(),
+        }
+    }
+}
+
+impl<T: Copy> Iterator for SliceIntoIter<'_, T> {
+    type Item = Entry<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Entry<T>> {
+        Some(Entry::new(*self.val.next()?, *self.idx.next()?))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.val.size_hint()
+    }
+}
+
+impl<T: Copy> DoubleEndedIterator for SliceIntoIter<'_, T> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Entry<T>> {
+        Some(Entry::new(*self.val.next_back()?, *self.idx.next_back()?))
+    }
+}
+
+impl<T: Copy> ExactSizeIterator for SliceIntoIter<'_, T> {}
+
+impl<T: Copy> FusedIterator for SliceIntoIter<'_, T> {}
 
 /// The kept entries of a selector by value, best first, read from its own storage, which
 /// [`Selector::iter_sorted`] has sorted in place.

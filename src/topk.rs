@@ -3,7 +3,7 @@
 //! and what it gives back at the end; every other method is [`Selector`]'s.
 
 use crate::heap::storage::{Array, Slices};
-use crate::sorted::{IntoIter, Sorted};
+use crate::sorted::{IntoIter, SliceIntoIter, Sorted};
 use crate::{Error, Selector, TotalRank};
 
 /// The `K` best entries of a stream, kept in a fixed array: no allocation, `K` known at compile
@@ -274,5 +274,27 @@ impl<'a, T: TotalRank> SliceTopK<'a, T> {
     /// [`Error::DuplicateIndex`] if an index is kept by both; `self` is then unchanged.
     pub fn merge(&mut self, other: &SliceTopK<'_, T>) -> Result<(), Error> {
         self.merge_selector(other)
+    }
+}
+
+/// The kept entries by value, best first: the buffers are sorted in place first, as
+/// [`SliceTopK::into_sorted`] leaves them.
+///
+/// ```
+/// let (mut idx, mut val) = ([0_u32; 2], [0_i32; 2]);
+/// let mut top = tinytopk::SliceTopK::new(&mut idx, &mut val)?;
+/// top.extend_from_slice(&[3, 1, 4])?;
+/// let best: Vec<(u32, i32)> = top.into_iter().map(Into::into).collect();
+/// assert_eq!(best, [(2, 4), (0, 3)]);
+/// assert_eq!(idx, [2, 0]); // and the buffers hold them
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+impl<'a, T: TotalRank> IntoIterator for SliceTopK<'a, T> {
+    type Item = crate::Entry<T>;
+    type IntoIter = SliceIntoIter<'a, T>;
+
+    fn into_iter(self) -> SliceIntoIter<'a, T> {
+        let (idx, val) = self.into_sorted();
+        SliceIntoIter::new(idx, val)
     }
 }
