@@ -45,13 +45,14 @@
 //!   ([`Error::NotRankable`]).
 //! - On any error nothing is written: caller buffers and selector state are as they were.
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
-//! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan and
-//!   its block test (run only once the CPU is known to have AVX2), is fenced in one private
-//!   file.
+//! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan, its
+//!   block test (run only once the CPU is known to have AVX2) and the CPUID detection, is fenced
+//!   in one internal file.
 //!
 //! # The APIs
 //!
-//! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`).
+//! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`);
+//!   [`bottom_k_into`], the k smallest.
 //! - [`TopK<T, K>`](TopK): a streaming selector whose heap is a fixed array of `K` entries.
 //! - [`SliceTopK`]: the same streaming selector over caller buffers, for a runtime `k`.
 //!   Both are forms of one [`Selector`], so they have the same methods.
@@ -82,7 +83,8 @@
 //! - `rayon` (implies `std`): `par_top_k_rows`, the rows of a batch in parallel, and
 //!   `par_top_k_into`, one long row split into shards across threads and merged.
 //!
-//! Without a feature: smallest-k through [`TotalRank`] for [`core::cmp::Reverse`], shards and
+//! Without a feature: smallest-k ([`bottom_k_into`] on plain values, or any selector over
+//! [`core::cmp::Reverse`], which implements [`TotalRank`]), shards and
 //! merging ([`TopK::with_offset`], [`TopK::merge`], [`mod@shard`]), and batches
 //! ([`top_k_rows`]).
 //!
