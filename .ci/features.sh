@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI for the optional features: the tests without default features (no `fast`: the plain heap),
-# with `fast` alone (the portable fast path, no run-time dispatch) and with all of them; clippy on each feature alone and on all
-# together; the no_std build with half and serde, the sampler example, and the package.
+# with `fast` alone (no `std`) and with all of them; clippy on each feature alone and on all
+# together; the no_std build with half and serde, the sampler example, and the package, which
+# is unpacked and tested on its own.
 # The benches of every feature run once in .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ step rustup component add clippy
 step rustup target add thumbv7em-none-eabihf
 
 step cargo test --no-default-features
-# The fast path without `std` (the portable block test, no run-time dispatch): the tests that
+# The fast path without `std` (AVX2 still detected at run time, by CPUID): the tests that
 # reach the scan.
 step cargo test -p tinytopk --no-default-features --features fast --lib --test prefilter \
     --test bounded --test contract
@@ -30,5 +31,15 @@ step cargo build --target thumbv7em-none-eabihf --no-default-features --features
 step cargo run --example sampler
 # The package builds from what it ships (the root crate only, even beside workspace members).
 step cargo publish --dry-run --allow-dirty -p tinytopk
+# And passes its own tests: the .crate unpacked outside the workspace, tested as a user would
+# (in this target directory, so that the dependencies are not built again).
+step cargo package --allow-dirty --no-verify -p tinytopk
+version=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "tinytopk"))')
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+step tar -xzf "target/package/tinytopk-$version.crate" -C "$unpacked"
+CARGO_TARGET_DIR="$PWD/target" step env -C "$unpacked/tinytopk-$version" \
+    cargo test --locked --all-features
 
 step_summary .ci/features.sh

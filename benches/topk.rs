@@ -37,7 +37,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Samp
 mod data;
 
 use data::shapes;
-use tinytopk::{top_k_into, TopK};
+use tinytopk::{bottom_k_into, top_k_into, TopK};
 
 const NS: [usize; 4] = [4096, 49_152, 151_936, 262_144];
 const KS: [usize; 5] = [1, 50, 200, 1000, 4096];
@@ -85,10 +85,11 @@ impl Ord for Ranked {
     }
 }
 
-/// `TopK::<f32, K>` for each bench k, by push in a loop and by one extend.
+/// `TopK::<f32, K>` by push in a loop and by one extend; with `extras`, fed an iterator too.
 fn bench_topk<const K: usize>(
     group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
     x: &[f32],
+    extras: bool,
 ) {
     group.bench_function("TopK::push", |b| {
         b.iter(|| {
@@ -103,6 +104,36 @@ fn bench_topk<const K: usize>(
         b.iter(|| {
             let mut top = TopK::<f32, K>::new();
             top.extend_from_slice(black_box(x)).unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+    if !extras {
+        return;
+    }
+    // A row transformed on the fly (a temperature), fed as an iterator: against the plain
+    // extend above, and against a push per transformed value.
+    let scale = black_box(1.0 / 0.7_f32);
+    group.bench_function("TopK::try_extend(copied)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            top.try_extend(black_box(x).iter().copied()).unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+    group.bench_function("TopK::try_extend(map)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            top.try_extend(black_box(x).iter().map(|&v| v * scale))
+                .unwrap();
+            black_box(top.into_sorted())
+        })
+    });
+    group.bench_function("TopK::push(map)", |b| {
+        b.iter(|| {
+            let mut top = TopK::<f32, K>::new();
+            for &v in black_box(x) {
+                top.push(v * scale).unwrap();
+            }
             black_box(top.into_sorted())
         })
     });
@@ -122,12 +153,24 @@ fn bench_group(c: &mut Criterion, shape: &str, x: &[f32], k: usize) {
             black_box((&idx, &val));
         })
     });
+    // The k smallest of the same row, on the plain values (normal rows only, as the other
+    // extras: every shape and k would add half again to a run).
+    let extras = shape == "normal";
+    if extras {
+        group.bench_function("bottom_k_into", |b| {
+            let (mut idx, mut val) = (vec![0_u32; k], vec![0.0_f32; k]);
+            b.iter(|| {
+                bottom_k_into(black_box(x), &mut idx, &mut val).unwrap();
+                black_box((&idx, &val));
+            })
+        });
+    }
     match k {
-        1 => bench_topk::<1>(&mut group, x),
-        50 => bench_topk::<50>(&mut group, x),
-        200 => bench_topk::<200>(&mut group, x),
-        1000 => bench_topk::<1000>(&mut group, x),
-        4096 => bench_topk::<4096>(&mut group, x),
+        1 => bench_topk::<1>(&mut group, x, extras),
+        50 => bench_topk::<50>(&mut group, x, extras),
+        200 => bench_topk::<200>(&mut group, x, extras),
+        1000 => bench_topk::<1000>(&mut group, x, extras),
+        4096 => bench_topk::<4096>(&mut group, x, extras),
         _ => unreachable!("a k of KS"),
     }
     let mut all: Vec<(f32, u32)> = Vec::with_capacity(n);

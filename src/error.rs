@@ -4,6 +4,9 @@ use core::fmt;
 
 /// Why a call was rejected. Whatever the error, the call wrote nothing: caller buffers and
 /// selector state are as they were before it.
+///
+/// Every position it names (`index`) is a `usize`, as a slice position is, whether it comes
+/// from a slice, a stream or an [`Entry`](crate::Entry)'s `u32` index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -36,12 +39,12 @@ pub enum Error {
     /// overlapped, so the union is not a stream.
     DuplicateIndex {
         /// The index that came twice.
-        index: u32,
+        index: usize,
     },
     /// A merged or deserialized entry has an index at or past the stream length it came with.
     IndexBeyondStream {
         /// The entry's index.
-        index: u32,
+        index: usize,
         /// The stream length it came with.
         stream_len: u64,
     },

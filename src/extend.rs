@@ -9,14 +9,16 @@
 //! Without it the slice is checked for NaN first, and then each value is offered to the heap
 //! in turn (`offer_each`): n root comparisons and O(log k) for each value that enters, with
 //! the least code and stack.
+//!
+//! [`extend_iter`] is the same for an iterator, which it may run twice (a clone first).
 
-use crate::check::{check_len, check_values};
+use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 use crate::heap::Storage;
 #[cfg(not(feature = "fast"))]
 use crate::heap::{settle, take};
 #[cfg(not(feature = "fast"))]
 use crate::Entry;
-use crate::Error;
+use crate::{Error, TotalRank};
 
 /// Offers `values` to the heap as the stream positions `*next..`, all or nothing: on error
 /// neither the heap nor `*next` changes.
@@ -62,6 +64,7 @@ pub(crate) fn extend_rankable<S: Storage>(
 #[cfg(feature = "fast")]
 mod fast {
     use crate::arch;
+    use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::heap::Storage;
     use crate::Error;
@@ -138,6 +141,35 @@ mod fast {
             }
         }
     }
+    /// [`extend_iter`](super::extend_iter) with the fast path. When k is at most
+    /// [`SCRATCH_K`], as in the one pass, the iterator is run once, into a copy of the heap on
+    /// the stack ([`Scratch`]) that goes back only on success; on an error a clone of the
+    /// iterator is run to name it as [`check_values`](super::check_values) would (a too long
+    /// stream first, then the first NaN). A larger heap has no room for a copy: a clone is
+    /// run first to check the values ([`check_iter`](super::check_iter)), and only then is
+    /// the iterator run to feed them, bounded by the count, so that one that yields more when
+    /// run again cannot push the stream past its end.
+    pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value> + Clone,
+    {
+        if heap.capacity() <= SCRATCH_K {
+            let mut scratch = Scratch::new(heap.capacity());
+            copy_into(&mut scratch, heap);
+            let mut at = *next;
+            if let Err(error) = arch::scan_iter(&mut scratch, &mut at, values.clone()) {
+                // The canonical error, from the start; the scan's if a rerun finds none.
+                return Err(super::check_iter(*next, values).err().unwrap_or(error));
+            }
+            copy_back(&scratch, heap);
+            *next = at;
+            Ok(())
+        } else {
+            let count = super::check_iter(*next, values.clone())?;
+            arch::scan_iter(heap, next, values.take(count))
+        }
+    }
 }
 
 /// Without `fast`: offers the rankable `values` (stream positions `start..`, which the caller
@@ -152,4 +184,81 @@ fn offer_each<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
         take(heap, Entry { value, index });
     }
     settle(heap);
+}
+
+/// Offers the values of `values` as the stream positions `*next..`, all or nothing: with
+/// `fast` by the scan, in chunks; without it, once a clone has checked them
+/// ([`check_iter`]), one by one (`offer_each`), bounded by the count.
+pub(crate) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value> + Clone,
+{
+    #[cfg(feature = "fast")]
+    {
+        fast::extend_iter(heap, next, values)
+    }
+    #[cfg(not(feature = "fast"))]
+    {
+        let count = check_iter(*next, values.clone())?;
+        let start = *next;
+        let mut at = start;
+        for (index, value) in (start..).zip(values.take(count)) {
+            // Within the stream's end, which `check_iter` checked: the cast is lossless.
+            take(
+                heap,
+                Entry {
+                    value,
+                    index: index as u32,
+                },
+            );
+            at = index + 1;
+        }
+        settle(heap);
+        *next = at;
+        Ok(())
+    }
+}
+
+/// The number of values of `values`, which would take the stream positions from `next` on,
+/// with the checks of [`check_values`] in its order: [`Error::TooLong`] if they run past
+/// [`MAX_STREAM_LEN`], else [`Error::NotRankable`] for the first NaN.
+///
+/// An iterator whose length is bounded within the stream's end (`size_hint`, as a slice's
+/// iterator, mapped or not) is read with one branch-free fold; another is read value by value
+/// and stops at the first value past the end, so that an endless one ends.
+fn check_iter<T, I>(next: u64, mut values: I) -> Result<usize, Error>
+where
+    T: TotalRank,
+    I: Iterator<Item = T> + Clone,
+{
+    let room = MAX_STREAM_LEN.saturating_sub(next);
+    let bounded = values
+        .size_hint()
+        .1
+        .is_some_and(|most| (most as u64) <= room);
+    let (count, clean) = if bounded {
+        values
+            .clone()
+            .fold((0_u64, true), |(n, ok), v| (n + 1, ok & v.is_rankable()))
+    } else {
+        let mut count: u64 = 0;
+        let mut clean = true;
+        for value in values.clone() {
+            if count == room {
+                // One value past the end: the stream would have at least this length.
+                let n = usize::try_from(MAX_STREAM_LEN + 1).unwrap_or(usize::MAX);
+                return Err(Error::TooLong { n });
+            }
+            clean &= value.is_rankable();
+            count += 1;
+        }
+        (count, clean)
+    };
+    if !clean {
+        let first = values.position(|v| !v.is_rankable()).unwrap_or(0);
+        return Err(not_rankable(next + first as u64));
+    }
+    // At most `MAX_STREAM_LEN` values, which a `usize` counts on the 64-bit targets.
+    Ok(usize::try_from(count).unwrap_or(usize::MAX))
 }

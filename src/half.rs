@@ -35,6 +35,7 @@ fn order_key(bits: u16) -> i32 {
 macro_rules! impl_half {
     ($($t:ty => $infinity:expr),*) => {$(
         /// IEEE order (`-0.0 == 0.0`, `-inf` ranks last); NaN of any bit pattern is not rankable.
+        #[cfg_attr(docsrs, doc(cfg(feature = "half")))]
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {
@@ -51,6 +52,13 @@ macro_rules! impl_half {
                 let bits = self.to_bits();
                 (bits & MAGNITUDE > $infinity)
                     | (order_key(bits) > order_key(threshold.to_bits()))
+            }
+            /// The mirror of `may_enter_above`, with no branch: NaN or a lower key.
+            #[inline]
+            fn may_enter_below(&self, threshold: &Self) -> bool {
+                let bits = self.to_bits();
+                (bits & MAGNITUDE > $infinity)
+                    | (order_key(bits) < order_key(threshold.to_bits()))
             }
             /// The mean of the two keys ([`order_key`]), back to bits: a key between two
             /// rankable ones has a magnitude of at most infinity, so it is rankable.
@@ -111,6 +119,8 @@ mod tests {
                     by_default(&v, t),
                     "{bits:#06x} against {t:?}"
                 );
+                let below = !v.is_rankable() || v.rank_cmp(t) == Ordering::Less;
+                assert_eq!(v.may_enter_below(t), below, "{bits:#06x} below {t:?}");
             }
         }
     }

@@ -45,17 +45,25 @@
 //!   ([`Error::NotRankable`]).
 //! - On any error nothing is written: caller buffers and selector state are as they were.
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
-//! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan and
-//!   its block test (run only once the CPU is known to have AVX2), is fenced in one private
-//!   file.
+//! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan, its
+//!   block test (run only once the CPU is known to have AVX2) and the CPUID detection, is fenced
+//!   in one internal file.
 //!
 //! # The APIs
 //!
-//! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`).
+//! - [`top_k_into`]: the k best of a slice into caller buffers (`k = idx.len()`);
+//!   [`bottom_k_into`], the k smallest.
 //! - [`TopK<T, K>`](TopK): a streaming selector whose heap is a fixed array of `K` entries.
 //! - [`SliceTopK`]: the same streaming selector over caller buffers, for a runtime `k`.
 //!   Both are forms of one [`Selector`], so they have the same methods.
 //! - [`top_k_rows`]: the top k of every row of a `rows × n` batch, into `rows × k` buffers.
+//!
+//! A selector is fed by [`push`](Selector::push) (one value), by
+//! [`extend_from_slice`](Selector::extend_from_slice) (a row or a chunk, the fast way) or by
+//! [`try_extend`](Selector::try_extend) (an iterator, all or nothing: a row transformed on the
+//! fly). It is read best first by [`TopK::into_sorted`] (a [`Sorted`](sorted::Sorted) that
+//! derefs to `[Entry<T>]`), without consuming it by [`TopK::iter`] (a sorted copy) or
+//! [`Selector::iter_sorted`] (sorted in place, for both forms).
 //!
 //! They share one size-k min-heap; its cost is n root comparisons plus about k·ln(n/k)
 //! insertions of O(log k) on a row in random order, O(n log k) in the worst case. With the
@@ -65,17 +73,17 @@
 //! # Crate features
 //!
 //! - `fast` (default): the fast path of [`top_k_into`] and `extend_from_slice` (and so of
-//!   [`top_k_rows`]): a floor from a sample of the row, and a block pre-filter that tests 64
-//!   values at a time against it, several times faster on long rows. It costs code and stack:
-//!   docs/BENCHMARKS.md has both, measured on a Cortex-M per opt-level. Without it
-//!   (`default-features = false`) every value goes straight to the heap after the NaN check:
-//!   the same answers, the least flash and stack, for microcontrollers with a few KiB of RAM.
-//!   `push` is the same either way.
-//! - `std` (default, implies `fast`): run-time CPU feature detection for the fast path. On
-//!   x86-64 the block pre-filter then runs compiled for AVX2 when the CPU has it, whatever
-//!   the build's target features; without `std` it uses the target features it was compiled
-//!   for (`-C target-cpu`/`target-feature`). Without `std` the crate is `no_std` and needs no
-//!   allocator.
+//!   [`top_k_rows`], [`bottom_k_into`] and `try_extend`): a floor from a sample of the row,
+//!   checked by counting, and a block pre-filter that tests 64 values at a time against it,
+//!   several times faster on long rows. On x86-64 the pre-filter runs compiled for AVX2 when
+//!   the CPU has it, whatever the build's target features: it is detected at run time by
+//!   CPUID, which needs no `std`. It costs code and stack: docs/BENCHMARKS.md has both,
+//!   measured on a Cortex-M per opt-level. Without it every value goes straight to the heap
+//!   after the NaN check: the same answers, the least flash and stack, for microcontrollers
+//!   with a few KiB of RAM. `push` is the same either way.
+//! - `std` (default): nothing the core needs (`rayon` builds on it). Without it the crate is
+//!   `no_std` and needs no allocator: `default-features = false, features = ["fast"]` keeps
+//!   the fast path.
 //! - `half`: [`TotalRank`] for `half::f16` and `half::bf16` (IEEE order, NaN of any bit
 //!   pattern rejected), so 16-bit logits are ranked as they are, without a conversion. `no_std`.
 //! - `serde`: `Serialize` and `Deserialize` for [`Entry`] and [`TopK`] (its stream length and
@@ -83,7 +91,8 @@
 //! - `rayon` (implies `std`): `par_top_k_rows`, the rows of a batch in parallel, and
 //!   `par_top_k_into`, one long row split into shards across threads and merged.
 //!
-//! Without a feature: smallest-k through [`TotalRank`] for [`core::cmp::Reverse`], shards and
+//! Without a feature: smallest-k ([`bottom_k_into`] on plain values, or any selector over
+//! [`core::cmp::Reverse`], which implements [`TotalRank`]), shards and
 //! merging ([`TopK::with_offset`], [`TopK::merge`], [`mod@shard`]), and batches
 //! ([`top_k_rows`]).
 //!
@@ -92,6 +101,8 @@
 //! 1.81 (for `core::error::Error`).
 
 #![no_std]
+// On docs.rs (`--cfg docsrs`, Cargo.toml), feature-gated items carry a badge naming the feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -130,6 +141,7 @@ mod parallel;
 mod serde;
 pub mod shard;
 mod slice;
+pub mod sorted;
 
 #[cfg(test)]
 mod testing;
@@ -138,10 +150,11 @@ pub use batch::top_k_rows;
 pub use entry::Entry;
 pub use error::Error;
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use parallel::{par_top_k_into, par_top_k_rows, MIN_SHARD_LEN};
 pub use rank::TotalRank;
 pub use selector::Selector;
-pub use slice::top_k_into;
+pub use slice::{bottom_k_into, top_k_into};
 pub use topk::{SliceTopK, TopK};
 
 /// Where a [`Selector`] keeps its entries: [`TopK`] in an [`Array`](storage::Array),

@@ -47,10 +47,25 @@ use num_traits::float::FloatCore;
 /// ```
 pub trait TotalRank: Copy {
     /// Whether the value has a place in the order. `false` for NaN.
+    ///
+    /// ```
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert!(f32::NEG_INFINITY.is_rankable());
+    /// assert!(!f32::NAN.is_rankable());
+    /// ```
     fn is_rankable(&self) -> bool;
 
     /// The order of two rankable values: `Less` if `self` ranks below (is worse than) `other`,
     /// `Equal` for a tie.
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert_eq!((-0.0_f32).rank_cmp(&0.0), Ordering::Equal); // IEEE: the zeros tie
+    /// assert_eq!(1_u8.rank_cmp(&2), Ordering::Less);
+    /// ```
     fn rank_cmp(&self, other: &Self) -> Ordering;
 
     /// Whether `self` could enter a full selector whose worst kept value is `threshold`: `true`
@@ -66,9 +81,29 @@ pub trait TotalRank: Copy {
     /// which vectorize. An override must give exactly the default's answer on every pair (the
     /// tests check the crate's own against the default); one that does not may change which
     /// entries are kept, never cause a panic or undefined behaviour.
+    ///
+    /// ```
+    /// use tinytopk::TotalRank;
+    ///
+    /// assert!(2.0_f32.may_enter_above(&1.0));
+    /// assert!(!1.0_f32.may_enter_above(&1.0)); // a tie stays out
+    /// assert!(f32::NAN.may_enter_above(&1.0)); // so that the check sees it
+    /// ```
     #[inline]
     fn may_enter_above(&self, threshold: &Self) -> bool {
         !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Greater
+    }
+
+    /// The mirror of [`may_enter_above`](TotalRank::may_enter_above): `true` if `self` is not
+    /// rankable, or if it ranks strictly below `threshold`. It is `may_enter_above` of
+    /// [`Reverse`](core::cmp::Reverse), so that a smallest-k block test is as branch-free as a
+    /// largest-k one. Not part of the API: an impl outside the crate keeps the default. An
+    /// override must give exactly the default's answer; one that does not may change which
+    /// entries are kept, never cause a panic or undefined behaviour.
+    #[doc(hidden)]
+    #[inline]
+    fn may_enter_below(&self, threshold: &Self) -> bool {
+        !self.is_rankable() || self.rank_cmp(threshold) == Ordering::Less
     }
 
     /// A rankable value between `low` and `high` (both rankable, `low` ranking below `high`):
@@ -139,6 +174,12 @@ macro_rules! impl_float {
             fn may_enter_above(&self, threshold: &Self) -> bool {
                 !(*self <= *threshold)
             }
+            /// One IEEE comparison: `!(self >= threshold)` holds for NaN and for a lower value.
+            #[inline]
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            fn may_enter_below(&self, threshold: &Self) -> bool {
+                !(*self >= *threshold)
+            }
             /// The mean of the two values' keys: the bits read as a signed integer, the
             /// magnitude bits of a negative value flipped, grow with the IEEE order (NaN keys lie
             /// beyond both infinities, so a key between two rankable ones is rankable).
@@ -169,6 +210,10 @@ macro_rules! impl_int {
             #[inline]
             fn may_enter_above(&self, threshold: &Self) -> bool {
                 *self > *threshold
+            }
+            #[inline]
+            fn may_enter_below(&self, threshold: &Self) -> bool {
+                *self < *threshold
             }
             #[inline]
             fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
@@ -218,6 +263,16 @@ impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
     fn rank_cmp(&self, other: &Self) -> Ordering {
         other.0.rank_cmp(&self.0)
     }
+    /// `T`'s [`may_enter_below`](TotalRank::may_enter_below): for `f32`, the one IEEE
+    /// comparison `!(self.0 >= threshold.0)`, branch-free as the largest-k test.
+    #[inline]
+    fn may_enter_above(&self, threshold: &Self) -> bool {
+        self.0.may_enter_below(&threshold.0)
+    }
+    #[inline]
+    fn may_enter_below(&self, threshold: &Self) -> bool {
+        self.0.may_enter_above(&threshold.0)
+    }
     #[inline]
     fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
         T::rank_midpoint(&high.0, &low.0).map(core::cmp::Reverse)
@@ -237,6 +292,8 @@ mod tests {
                     by_default(v, t),
                     "{v:?} against {t:?}"
                 );
+                let below = !v.is_rankable() || v.rank_cmp(t) == Ordering::Less;
+                assert_eq!(v.may_enter_below(t), below, "{v:?} below {t:?}");
             }
         }
     }
@@ -248,6 +305,8 @@ mod tests {
         let f64s: [f64; 15] = f32s.map(f64::from);
         check_all(&f64s);
         check_all(&[f64::from_bits(0x7FF0_0000_0000_0001), 5e-324, -5e-324]);
+        check_all(&f32s.map(core::cmp::Reverse));
+        check_all(&f64s.map(core::cmp::Reverse));
     }
 
     #[test]
@@ -256,6 +315,7 @@ mod tests {
         check_all(&[0_u8, 1, 127, 128, 255]);
         check_all(&[i128::MIN, 0, i128::MAX]);
         check_all(&[0_usize, 1, usize::MAX]);
+        check_all(&[i32::MIN, -1, 0, 1, i32::MAX].map(core::cmp::Reverse));
     }
 
     /// Every midpoint of two rankable values ranks between them, and halving an interval

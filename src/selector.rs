@@ -3,9 +3,13 @@
 //! what depends on the storage (making one, and what it gives back at the end) is written per
 //! storage, in `topk`.
 
+use core::fmt;
+
+use crate::heap::storage::sealed::Sealed;
 use crate::heap::{self, Storage};
 use crate::push::{self, Gate};
 use crate::shard::{merge_checked, Source};
+use crate::sorted::Iter;
 use crate::{extend, Entry, Error, TotalRank};
 #[cfg(doc)]
 use crate::{SliceTopK, TopK};
@@ -18,7 +22,7 @@ use crate::{SliceTopK, TopK};
 /// base of [`TopK::with_offset`]). A rejected call changes nothing: a push of NaN leaves the
 /// kept entries *and the stream position* as they were, so the next accepted value takes the
 /// position the NaN would have had.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Selector<T, S> {
     /// The heap: its root is the worst kept entry.
     heap: S,
@@ -46,12 +50,14 @@ impl<T, S> Selector<T, S> {
     /// assert_eq!(top.stream_len(), 3);
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
+    #[must_use]
     pub fn stream_len(&self) -> u64 {
         self.next
     }
 }
 
-impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
+/// What needs no order on the values: the sizes.
+impl<T, S: Sealed> Selector<T, S> {
     /// How many entries are kept: `min(k, values offered)`.
     ///
     /// ```
@@ -60,20 +66,53 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// assert_eq!(top.len(), 2);
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         self.heap.len()
     }
 
     /// Whether nothing is kept yet (always, when `k == 0`).
+    ///
+    /// ```
+    /// let mut top = tinytopk::TopK::<f32, 3>::new();
+    /// assert!(top.is_empty());
+    /// top.push(1.0)?;
+    /// assert!(!top.is_empty());
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// `k`: how many entries the selector can keep.
+    ///
+    /// ```
+    /// assert_eq!(tinytopk::TopK::<f32, 40>::new().capacity(), 40);
+    /// let (mut idx, mut val) = ([0_u32; 3], [0.0_f32; 3]);
+    /// assert_eq!(tinytopk::SliceTopK::new(&mut idx, &mut val)?.capacity(), 3);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.heap.capacity()
     }
+}
 
+/// The stream position, the sizes and the worst kept entry (the threshold to beat); not the
+/// heap's inner order.
+impl<T: TotalRank + fmt::Debug, S: Storage<Value = T>> fmt::Debug for Selector<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Selector")
+            .field("stream_len", &self.next)
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .field("worst", &self.peek_worst())
+            .finish()
+    }
+}
+
+impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// Offers one value at the next stream position. Once `k` entries are kept, a value that
     /// does not beat the worst of them costs two comparisons. Made for values that arrive one
     /// at a time: for a whole row, [`extend_from_slice`](Self::extend_from_slice) is several
@@ -120,6 +159,54 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
         extend::extend(&mut self.heap, &mut self.next, values)
     }
 
+    /// Offers the values of an iterator at the next stream positions, all or nothing, as
+    /// [`extend_from_slice`](Self::extend_from_slice) does for a slice: for a row transformed
+    /// on the fly (a temperature, a logit bias, 16-bit floats widened), with no copy of the row
+    /// and at about the speed of `extend_from_slice`, where a [`push`](Self::push) per value is
+    /// several times slower.
+    ///
+    /// All or nothing, with no allocation, needs to know that every value is rankable before
+    /// the first is kept, and there is no room to keep a copy of the values or of the heap (a
+    /// [`SliceTopK`]'s can be any size). So the iterator must be [`Clone`] and is run twice:
+    /// once on a clone, to count the values and find the first NaN, then again to feed them,
+    /// by chunks buffered on the stack. An iterator over a slice with a `map` whose closure is
+    /// `Clone` (captures copied values, as a temperature) is `Clone` and cheap to run twice.
+    /// It must yield the same values both times: one that does not (reads a changing source)
+    /// may break the all-or-nothing promise and the answer, never cause a panic or undefined
+    /// behaviour.
+    ///
+    /// ```
+    /// let logits = [0.5_f32, 2.0, -1.0, 2.0, 7.0];
+    /// let temperature = 0.7_f32;
+    /// let mut top = tinytopk::TopK::<f32, 2>::new();
+    /// top.try_extend(logits.iter().map(|&l| l / temperature))?;
+    /// let ids: Vec<u32> = top.iter().map(|e| e.index).collect();
+    /// assert_eq!(ids, [4, 1]);
+    ///
+    /// // A NaN anywhere: nothing of the iterator is kept, and the error names its position.
+    /// let bad = [9.0, f32::NAN, 8.0];
+    /// assert_eq!(
+    ///     top.try_extend(bad.iter().copied()),
+    ///     Err(tinytopk::Error::NotRankable { index: 6 })
+    /// );
+    /// assert_eq!((top.stream_len(), top.iter().next().map(|e| e.index)), (5, Some(4)));
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`extend_from_slice`](Self::extend_from_slice): [`Error::TooLong`] if the values
+    /// would run past `u32::MAX + 1` positions (found at the first value past the end, so an
+    /// endless iterator ends), else [`Error::NotRankable`] naming the stream position of the
+    /// first NaN; nothing of `values` is then kept and the position is unchanged.
+    pub fn try_extend<I>(&mut self, values: I) -> Result<(), Error>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: Clone,
+    {
+        extend::extend_iter(&mut self.heap, &mut self.next, values.into_iter())
+    }
+
     /// [`extend_from_slice`](Self::extend_from_slice) of values the caller has checked: all
     /// rankable.
     pub(crate) fn extend_rankable(&mut self, values: &[T]) -> Result<(), Error> {
@@ -135,6 +222,7 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// assert_eq!(top.peek_worst().map(|e| e.index), Some(3)); // a tie goes to the lower index
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
+    #[must_use]
     pub fn peek_worst(&self) -> Option<Entry<T>> {
         heap::peek_worst(&self.heap)
     }
@@ -154,6 +242,28 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
         // The heap is no longer full: the gate closes until it is.
         self.gate = None;
         self.next = 0;
+    }
+
+    /// The kept entries best first, read in place, with no copy: sorts them in the selector's
+    /// own storage first, worst first, which is still a valid heap, so the selector stays
+    /// usable (push, extend, merge) and a later call finds them in order. Costs a sort of the
+    /// k kept, O(k log k); for a [`SliceTopK`] it is the one way to read them without
+    /// consuming it. [`TopK::iter`] does the same on a copy, through `&self`.
+    ///
+    /// ```
+    /// let (mut idx, mut val) = ([0_u32; 3], [0.0_f32; 3]);
+    /// let mut top = tinytopk::SliceTopK::new(&mut idx, &mut val)?;
+    /// top.extend_from_slice(&[1.0, 3.0, 2.0, 3.0])?;
+    /// let ids: Vec<u32> = top.iter_sorted().map(|e| e.index).collect();
+    /// assert_eq!(ids, [1, 3, 2]);
+    /// top.push(5.0)?; // still a selector
+    /// let best: Vec<(u32, f32)> = top.iter_sorted().map(Into::into).collect();
+    /// assert_eq!(best, [(4, 5.0), (1, 3.0), (3, 3.0)]);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    pub fn iter_sorted(&mut self) -> Iter<'_, S> {
+        heap::sort_worst_first(&mut self.heap);
+        Iter::worst_first(&self.heap)
     }
 
     /// Sorts the kept entries in place, best first, and gives back the storage.

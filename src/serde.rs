@@ -64,6 +64,7 @@ impl<'de, T: Deserialize<'de>, const K: usize> Deserialize<'de> for AtMost<T, K>
 }
 
 /// Written as `{"stream_len", "entries"}`, the entries best first.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<T: TotalRank + Serialize, const K: usize> Serialize for TopK<T, K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let sorted = self.clone().into_sorted();
@@ -76,6 +77,7 @@ impl<T: TotalRank + Serialize, const K: usize> Serialize for TopK<T, K> {
 }
 
 /// Read back with every check of [`TopK::merge_entries`], and the entries strictly best first.
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: TotalRank + Deserialize<'de>, const K: usize> Deserialize<'de> for TopK<T, K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let Read {

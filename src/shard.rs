@@ -101,7 +101,7 @@ where
         }
         if u64::from(entry.index) >= stream_len {
             return Err(Error::IndexBeyondStream {
-                index: entry.index,
+                index: entry.index as usize,
                 stream_len,
             });
         }
@@ -109,7 +109,9 @@ where
         let seen_before = (0..j).any(|i| same(incoming.entry(i)));
         let kept = (0..heap.len()).any(|i| same(heap.get(i)));
         if seen_before || kept {
-            return Err(Error::DuplicateIndex { index: entry.index });
+            return Err(Error::DuplicateIndex {
+                index: entry.index as usize,
+            });
         }
     }
     Ok(())

@@ -1,7 +1,10 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
+use core::cmp::Reverse;
+
 use crate::check::check_values;
-use crate::{Error, SliceTopK, TotalRank};
+use crate::heap::storage::{Reversed, Storage};
+use crate::{Error, Selector, SliceTopK, TotalRank};
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
 /// descending order, equal values by ascending index, and a tie at the k-th place goes to the
@@ -31,15 +34,7 @@ use crate::{Error, SliceTopK, TotalRank};
 /// untouched.
 pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
     let mut top = SliceTopK::new(idx, val)?;
-    if top.capacity() > x.len() {
-        // The first NaN is the error whatever k is. Checked here, on the error path only: on
-        // the way to the heap `extend_from_slice` checks the values itself.
-        check_values(0, x)?;
-        return Err(Error::KTooLarge {
-            k: top.capacity(),
-            n: x.len(),
-        });
-    }
+    check_k(&top, x)?;
     #[cfg(feature = "fast")]
     if top.capacity() == x.len() {
         check_values(0, x)?;
@@ -47,6 +42,54 @@ pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Resu
     }
     top.extend_from_slice(x)?;
     top.into_sorted();
+    Ok(())
+}
+
+/// Writes the `k = idx.len()` *smallest* entries of `x` into `idx` and `val`, smallest first:
+/// values in ascending order, equal values by ascending index, and a tie at the k-th place
+/// goes to the lower index. The order of [`TopK<Reverse<T>, K>`](crate::TopK) (see
+/// [`TotalRank`] for [`Reverse`]), on a plain `&[T]` with no copy of the row: the values are
+/// read as `Reverse<T>` by chunks on the stack, and the heap keeps them in `val` as plain
+/// `T`. For `f32` the block test is one IEEE comparison per value, as for the largest.
+///
+/// The same checks, errors and promises as [`top_k_into`]: nothing is written on an error.
+///
+/// ```
+/// use tinytopk::bottom_k_into;
+///
+/// let distances = [0.5_f32, 0.25, 3.0, 0.25, -0.0, 0.0];
+/// let (mut idx, mut val) = ([0_u32; 3], [0.0_f32; 3]);
+/// bottom_k_into(&distances, &mut idx, &mut val)?;
+/// assert_eq!(idx, [4, 5, 1]); // -0.0 and 0.0 tie: the lower index first
+/// assert_eq!(val, [0.0, 0.0, 0.25]);
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`top_k_into`]: [`Error::LengthMismatch`], [`Error::TooLong`], [`Error::NotRankable`]
+/// for the first NaN whatever `k` is, [`Error::KTooLarge`]. `idx` and `val` are then
+/// untouched.
+pub fn bottom_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
+    let mut top = Selector::over(Reversed::new(idx, val)?, 0);
+    check_k(&top, x)?;
+    top.try_extend(x.iter().map(|&v| Reverse(v)))?;
+    // Sorted in place: the buffers hold the entries best first, the smallest first.
+    let _ = top.into_sorted_heap();
+    Ok(())
+}
+
+/// [`Error::KTooLarge`] if `top` keeps more than `x` has, after the first NaN of `x`, which is
+/// the error whatever k is. Checked here, on the error path only: on the way to the heap the
+/// selector checks the values itself.
+fn check_k<S: Storage, T: TotalRank>(top: &Selector<S::Value, S>, x: &[T]) -> Result<(), Error> {
+    if top.capacity() > x.len() {
+        check_values(0, x)?;
+        return Err(Error::KTooLarge {
+            k: top.capacity(),
+            n: x.len(),
+        });
+    }
     Ok(())
 }
 
@@ -61,7 +104,8 @@ pub(crate) fn sort_all<T: TotalRank>(
     idx: &mut [u32],
     val: &mut [T],
 ) -> Result<(), Error> {
-    use crate::heap::{self, storage::Slices, Storage};
+    use crate::heap::storage::{sealed::Sealed as _, Slices};
+    use crate::heap::{self, Storage as _};
     use crate::Entry;
 
     let mut all = Slices::new(idx, val)?;

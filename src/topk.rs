@@ -2,14 +2,15 @@
 //! whose heap lives in caller slices. Here is only what depends on the storage: making one,
 //! and what it gives back at the end; every other method is [`Selector`]'s.
 
-use arrayvec::ArrayVec;
-
 use crate::heap::storage::{Array, Slices};
-use crate::{Entry, Error, Selector, TotalRank};
+use crate::sorted::{IntoIter, SliceIntoIter, Sorted};
+use crate::{Error, Selector, TotalRank};
 
 /// The `K` best entries of a stream, kept in a fixed array: no allocation, `K` known at compile
 /// time. Its methods are [`Selector`]'s, and [`new`](TopK::new),
-/// [`with_offset`](TopK::with_offset) and [`into_sorted`](TopK::into_sorted).
+/// [`with_offset`](TopK::with_offset), [`into_sorted`](TopK::into_sorted),
+/// [`sorted`](TopK::sorted), [`iter`](TopK::iter) and [`merge`](TopK::merge). Iterating a
+/// `TopK` (or a `&TopK`) gives its entries by value, best first.
 ///
 /// ```
 /// use tinytopk::TopK;
@@ -32,6 +33,7 @@ impl<T, const K: usize> TopK<T, K> {
     /// let top = tinytopk::TopK::<f32, 40>::new();
     /// assert_eq!(top.stream_len(), 0);
     /// ```
+    #[must_use]
     pub const fn new() -> Self {
         Self::with_offset(0)
     }
@@ -47,6 +49,7 @@ impl<T, const K: usize> TopK<T, K> {
     /// assert_eq!(top.peek_worst().map(|e| e.index), Some(1000));
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
+    #[must_use]
     pub const fn with_offset(base: u32) -> Self {
         Selector::over(Array::new(), base as u64)
     }
@@ -62,8 +65,41 @@ impl<T: TotalRank, const K: usize> TopK<T, K> {
     /// assert_eq!(ids, [1, 0, 2]);
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
-    pub fn into_sorted(self) -> ArrayVec<Entry<T>, K> {
-        self.into_sorted_heap().into_entries()
+    #[must_use = "`self` is dropped if the result is not used"]
+    pub fn into_sorted(self) -> Sorted<T, K> {
+        Sorted::new(self.into_sorted_heap().into_entries())
+    }
+
+    /// A sorted copy of the kept entries, best first, leaving `self` as it is: a copy of the
+    /// `K` entries (no allocation) and a sort of them, O(K log K) at each call.
+    /// [`iter_sorted`](Selector::iter_sorted) sorts in place instead, with no copy.
+    ///
+    /// ```
+    /// let mut top = tinytopk::TopK::<f32, 2>::new();
+    /// top.extend_from_slice(&[1.0, 3.0, 2.0])?;
+    /// assert_eq!(top.sorted()[0].index, 1);
+    /// top.push(9.0)?; // still a selector
+    /// assert_eq!(top.sorted()[0].index, 3);
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    #[must_use]
+    pub fn sorted(&self) -> Sorted<T, K> {
+        self.clone().into_sorted()
+    }
+
+    /// The kept entries by value, best first, leaving `self` as it is: the iterator of
+    /// [`sorted`](TopK::sorted), with its cost.
+    ///
+    /// ```
+    /// let mut top = tinytopk::TopK::<f32, 3>::new();
+    /// top.extend_from_slice(&[0.5, 2.0, -1.0, 2.0])?;
+    /// let ids: Vec<u32> = top.iter().map(|e| e.index).collect();
+    /// assert_eq!(ids, [1, 3, 0]);
+    /// assert_eq!(top.len(), 3); // not consumed
+    /// # Ok::<(), tinytopk::Error>(())
+    /// ```
+    pub fn iter(&self) -> IntoIter<T, K> {
+        self.sorted().into_iter()
     }
 
     /// Merges `other` into `self`: `self` keeps its best `k` of both, and its stream length
@@ -98,6 +134,44 @@ impl<T: TotalRank, const K: usize> TopK<T, K> {
 impl<T, const K: usize> Default for TopK<T, K> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The kept entries by value, best first ([`TopK::into_sorted`]).
+///
+/// ```
+/// let mut top = tinytopk::TopK::<i32, 2>::new();
+/// top.extend_from_slice(&[3, 1, 4])?;
+/// let values: Vec<i32> = top.into_iter().map(|e| e.value).collect();
+/// assert_eq!(values, [4, 3]);
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+impl<T: TotalRank, const K: usize> IntoIterator for TopK<T, K> {
+    type Item = crate::Entry<T>;
+    type IntoIter = IntoIter<T, K>;
+
+    fn into_iter(self) -> IntoIter<T, K> {
+        self.into_sorted().into_iter()
+    }
+}
+
+/// The kept entries by value, best first, from a sorted copy ([`TopK::iter`]).
+///
+/// ```
+/// let mut top = tinytopk::TopK::<i32, 2>::new();
+/// top.extend_from_slice(&[3, 1, 4])?;
+/// for entry in &top {
+///     assert!(entry.value >= 3);
+/// }
+/// assert_eq!(top.len(), 2);
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+impl<T: TotalRank, const K: usize> IntoIterator for &TopK<T, K> {
+    type Item = crate::Entry<T>;
+    type IntoIter = IntoIter<T, K>;
+
+    fn into_iter(self) -> IntoIter<T, K> {
+        self.iter()
     }
 }
 
@@ -200,5 +274,27 @@ impl<'a, T: TotalRank> SliceTopK<'a, T> {
     /// [`Error::DuplicateIndex`] if an index is kept by both; `self` is then unchanged.
     pub fn merge(&mut self, other: &SliceTopK<'_, T>) -> Result<(), Error> {
         self.merge_selector(other)
+    }
+}
+
+/// The kept entries by value, best first: the buffers are sorted in place first, as
+/// [`SliceTopK::into_sorted`] leaves them.
+///
+/// ```
+/// let (mut idx, mut val) = ([0_u32; 2], [0_i32; 2]);
+/// let mut top = tinytopk::SliceTopK::new(&mut idx, &mut val)?;
+/// top.extend_from_slice(&[3, 1, 4])?;
+/// let best: Vec<(u32, i32)> = top.into_iter().map(Into::into).collect();
+/// assert_eq!(best, [(2, 4), (0, 3)]);
+/// assert_eq!(idx, [2, 0]); // and the buffers hold them
+/// # Ok::<(), tinytopk::Error>(())
+/// ```
+impl<'a, T: TotalRank> IntoIterator for SliceTopK<'a, T> {
+    type Item = crate::Entry<T>;
+    type IntoIter = SliceIntoIter<'a, T>;
+
+    fn into_iter(self) -> SliceIntoIter<'a, T> {
+        let (idx, val) = self.into_sorted();
+        SliceIntoIter::new(idx, val)
     }
 }

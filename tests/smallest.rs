@@ -1,15 +1,38 @@
 //! Smallest-k through `Reverse<T>`: every API against the oracle on `Reverse` values (an
 //! ascending sort by IEEE order, checked against the oracle on the negated values), the same
 //! tie rule (lower index first), -0.0 and 0.0 still tie, NaN inside still rejected with its
-//! position.
+//! position. `bottom_k_into` on the plain values gives the same.
 
 mod common;
 
 use core::cmp::Reverse;
 
-use common::{assert_every_api, oracle, row_and_k, tie_heavy, Value};
+use common::{assert_every_api, bits, oracle, row_and_k, tie_heavy, Value};
 use proptest::prelude::*;
-use tinytopk::{top_k_into, Entry, Error, TopK};
+use tinytopk::{bottom_k_into, top_k_into, Entry, Error, TopK};
+
+/// `bottom_k_into` on the plain values, as entries of `Reverse` values for the oracle.
+fn via_bottom_k_into(x: &[f32], k: usize) -> Result<Vec<Entry<Reverse<f32>>>, Error> {
+    let (mut idx, mut val) = (vec![0_u32; k], vec![0.0_f32; k]);
+    bottom_k_into(x, &mut idx, &mut val)?;
+    Ok(common::zip_entries(
+        &idx,
+        &val.iter().map(|&v| Reverse(v)).collect::<Vec<_>>(),
+    ))
+}
+
+/// Every API on the `Reverse` row and `bottom_k_into` on the plain one give `expected`, bit
+/// for bit.
+fn assert_smallest(x: &[f32], k: usize, expected: &Result<Vec<Entry<Reverse<f32>>>, Error>) {
+    assert_every_api(&reversed(x), k, expected);
+    let got = via_bottom_k_into(x, k);
+    assert_eq!(&got, expected, "bottom_k_into on x = {x:?}, k = {k}");
+    assert_eq!(
+        got.as_ref().map(|e| bits(e)),
+        expected.as_ref().map(|e| bits(e)),
+        "bottom_k_into, the bits"
+    );
+}
 
 fn reversed(x: &[f32]) -> Vec<Reverse<f32>> {
     x.iter().map(|&v| Reverse(v)).collect()
@@ -49,7 +72,7 @@ fn hand_example() {
             .collect::<Vec<_>>(),
         [2, 4, 0]
     );
-    assert_every_api(&reversed(&x), 3, &got);
+    assert_smallest(&x, 3, &got);
 }
 
 #[test]
@@ -65,10 +88,10 @@ fn zeros_still_tie_and_infinity_ranks_last() {
             .collect::<Vec<_>>(),
         [0, 2, 3, 4]
     );
-    assert_every_api(&reversed(&x), 4, &expected);
+    assert_smallest(&x, 4, &expected);
     // +inf is the worst of a smallest-k; -inf the best.
     let x = [f32::INFINITY, 1.0, f32::NEG_INFINITY];
-    assert_every_api(&reversed(&x), 3, &smallest_oracle(&x, 3));
+    assert_smallest(&x, 3, &smallest_oracle(&x, 3));
 }
 
 #[test]
@@ -105,6 +128,49 @@ proptest! {
     #[test]
     fn smallest_k_matches_the_oracle((x, k) in row_and_k(tie_heavy::<f32>(1..=8, 64))) {
         let expected = smallest_oracle(&x, k);
-        assert_every_api(&reversed(&x), k, &expected);
+        assert_smallest(&x, k, &expected);
     }
+}
+
+/// Rows longer than `bottom_k_into`'s chunks and k on both sides of its stack copy; a NaN in a
+/// later chunk is named and nothing is written.
+#[test]
+fn bottom_k_into_on_long_rows_and_errors_writes_nothing() {
+    let mut rng = common::Rng(0xB07);
+    let n = if cfg!(miri) { 300 } else { 5000 };
+    let rows = [
+        common::seeded_tie_heavy::<f32>(&mut rng, 4, n),
+        common::data::normal_logits(n, 3),
+        (0..n).map(|i| -((i / 3) as f32)).collect(),
+    ];
+    for x in &rows {
+        for k in [1, 40, 64, 65, 200] {
+            assert_smallest(x, k, &smallest_oracle(x, k));
+            for at in [0, n / 2, n - 1] {
+                let mut bad = x.clone();
+                bad[at] = f32::NAN;
+                let (mut idx, mut val) = (vec![0xDEAD_u32; k], vec![7.5_f32; k]);
+                assert_eq!(
+                    bottom_k_into(&bad, &mut idx, &mut val),
+                    Err(Error::NotRankable { index: at })
+                );
+                assert!(idx.iter().all(|&i| i == 0xDEAD) && val.iter().all(|&v| v == 7.5));
+            }
+        }
+    }
+    let (mut idx, mut val) = ([0xDEAD_u32; 3], [7.5_f32; 2]);
+    assert_eq!(
+        bottom_k_into(&[1.0], &mut idx, &mut val),
+        Err(Error::LengthMismatch { idx: 3, val: 2 })
+    );
+    let (mut idx, mut val) = ([0xDEAD_u32; 3], [7.5_f32; 3]);
+    assert_eq!(
+        bottom_k_into(&[1.0, f32::NAN], &mut idx, &mut val),
+        Err(Error::NotRankable { index: 1 })
+    );
+    assert_eq!(
+        bottom_k_into(&[1.0, 2.0], &mut idx, &mut val),
+        Err(Error::KTooLarge { k: 3, n: 2 })
+    );
+    assert_eq!((idx, val), ([0xDEAD; 3], [7.5; 3]));
 }

@@ -1,7 +1,8 @@
 //! The AVX2 copy of the scan, and its block test for `f32`: eight 256-bit comparisons, seven
-//! ORs and one `movmsk` per block of 64 values. The only file of the crate that allows
-//! `unsafe`: each call of an intrinsic is proven by an [`Avx2`] token, which exists only once
-//! the CPU is known to have AVX2.
+//! ORs and one `movmsk` per block of 64 values, and the run-time detection of AVX2 (CPUID and
+//! XGETBV, no `std` needed). The only file of the crate that allows `unsafe`: each call of a
+//! vector intrinsic is proven by an [`Avx2`] token, which exists only once the CPU is known to
+//! have AVX2.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
@@ -9,6 +10,11 @@ use core::arch::x86_64::{
     _mm256_setzero_ps, _CMP_NLE_UQ,
 };
 use core::slice;
+#[cfg(not(target_feature = "avx2"))]
+use core::{
+    arch::x86_64::{__cpuid, __cpuid_count, _xgetbv},
+    sync::atomic::{AtomicU8, Ordering::Relaxed},
+};
 
 use crate::block::{BlockTest, Portable, BLOCK};
 use crate::heap::Storage;
@@ -29,13 +35,13 @@ pub(super) struct Avx2 {
 
 impl Avx2 {
     /// A token if the CPU has AVX2: always when the build enables it, else by run-time
-    /// detection with the `std` feature.
+    /// detection ([`detected`]), with or without `std`.
     #[inline]
     pub(super) fn detect() -> Option<Self> {
-        #[cfg(all(feature = "std", not(target_feature = "avx2")))]
-        let present = std::is_x86_feature_detected!("avx2");
-        #[cfg(not(all(feature = "std", not(target_feature = "avx2"))))]
-        let present = cfg!(target_feature = "avx2");
+        #[cfg(not(target_feature = "avx2"))]
+        let present = detected();
+        #[cfg(target_feature = "avx2")]
+        let present = true;
         present.then_some(Avx2 { _proof: () })
     }
 
@@ -50,6 +56,113 @@ impl Avx2 {
         // SAFETY: `self` exists only if the CPU has AVX2.
         unsafe { scan_avx2(heap, start, values, self) }
     }
+
+    /// The scan of an iterator compiled for AVX2, with this block test.
+    #[inline]
+    pub(super) fn scan_iter<S, I>(
+        self,
+        heap: &mut S,
+        next: &mut u64,
+        values: I,
+    ) -> Result<(), Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value>,
+    {
+        // SAFETY: `self` exists only if the CPU has AVX2.
+        unsafe { scan_iter_avx2(heap, next, values, self) }
+    }
+}
+
+/// What [`detected`] found: not yet asked, absent, present.
+#[cfg(not(target_feature = "avx2"))]
+static DETECTED: AtomicU8 = AtomicU8::new(UNKNOWN);
+#[cfg(not(target_feature = "avx2"))]
+const UNKNOWN: u8 = 0;
+#[cfg(not(target_feature = "avx2"))]
+const ABSENT: u8 = 1;
+#[cfg(not(target_feature = "avx2"))]
+const PRESENT: u8 = 2;
+
+/// Whether the CPU and the OS let AVX2 code run, asked once ([`cpu_has_avx2`]) and kept in an
+/// atomic: no `std`, no lock. Two threads that ask at once both ask the CPU, and agree.
+#[cfg(not(target_feature = "avx2"))]
+#[inline]
+fn detected() -> bool {
+    match DETECTED.load(Relaxed) {
+        UNKNOWN => {
+            let present = cpu_has_avx2();
+            DETECTED.store(if present { PRESENT } else { ABSENT }, Relaxed);
+            present
+        }
+        known => known == PRESENT,
+    }
+}
+
+/// CPUID and XGETBV, as `std::is_x86_feature_detected!("avx2")` asks them: the CPU has AVX
+/// and AVX2 (leaf 1 ECX bit 28, leaf 7 EBX bit 5), and the OS saves the vector registers
+/// (leaf 1 ECX bit 27, OSXSAVE, then XCR0 bits 1 and 2: SSE and AVX state).
+#[cfg(not(target_feature = "avx2"))]
+#[cold]
+#[allow(unused_unsafe)] // `__cpuid` is safe from Rust 1.87 on; 1.81 is supported
+fn cpu_has_avx2() -> bool {
+    const OSXSAVE: u32 = 1 << 27;
+    const AVX: u32 = 1 << 28;
+    const AVX2: u32 = 1 << 5;
+    const SSE_AVX_STATE: u64 = 0b110;
+    if cfg!(target_env = "sgx") {
+        // CPUID is not available inside an SGX enclave.
+        return false;
+    }
+    // SAFETY: every x86-64 CPU has CPUID (outside SGX, ruled out above); leaf 0 is always
+    // there and gives the highest leaf.
+    let max_leaf = unsafe { __cpuid(0) }.eax;
+    if max_leaf < 7 {
+        return false;
+    }
+    // SAFETY: leaf 1 is at most the highest leaf.
+    let leaf1 = unsafe { __cpuid(1) };
+    if leaf1.ecx & (OSXSAVE | AVX) != OSXSAVE | AVX {
+        return false;
+    }
+    // SAFETY: OSXSAVE is set: the OS has enabled XSAVE, so XGETBV runs.
+    let xcr0 = unsafe { xcr0() };
+    if xcr0 & SSE_AVX_STATE != SSE_AVX_STATE {
+        return false;
+    }
+    // SAFETY: leaf 7 is at most the highest leaf, checked above.
+    let leaf7 = unsafe { __cpuid_count(7, 0) };
+    leaf7.ebx & AVX2 != 0
+}
+
+/// The extended control register 0: which register states the OS saves.
+///
+/// # Safety
+///
+/// The OS must have enabled XSAVE (CPUID leaf 1 ECX bit 27, OSXSAVE).
+#[cfg(not(target_feature = "avx2"))]
+#[target_feature(enable = "xsave")]
+#[allow(unused_unsafe)] // the intrinsics are safe here from Rust 1.87 on; 1.81 is supported
+unsafe fn xcr0() -> u64 {
+    // SAFETY: the caller makes sure of XSAVE.
+    unsafe { _xgetbv(0) }
+}
+
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn scan_iter_avx2<S, I>(
+    heap: &mut S,
+    next: &mut u64,
+    values: I,
+    avx2: Avx2,
+) -> Result<(), Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value>,
+{
+    scan::scan_iter(heap, next, values, avx2)
 }
 
 /// # Safety

@@ -19,6 +19,24 @@ use crate::Entry;
 #[cfg(any(test, feature = "fast"))]
 use crate::TotalRank;
 
+/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
+/// it, its children among them), so a selector stays usable. [`sort`], then a reversal.
+pub(crate) fn sort_worst_first<S: Storage>(heap: &mut S) {
+    sort(heap);
+    reverse(heap);
+}
+
+/// Reverses the order of positions `0..len()`.
+pub(crate) fn reverse<S: Storage>(heap: &mut S) {
+    let len = heap.len();
+    for i in 0..len / 2 {
+        if let (Some(a), Some(b)) = (heap.get(i), heap.get(len - 1 - i)) {
+            heap.set(i, b);
+            heap.set(len - 1 - i, a);
+        }
+    }
+}
+
 /// The root: the worst kept entry, if any.
 #[inline]
 pub(crate) fn peek_worst<S: Storage>(heap: &S) -> Option<Entry<S::Value>> {
@@ -204,7 +222,7 @@ mod tests {
         let kept: Vec<(u32, i32)> = heap.entries().iter().map(|e| (e.index, e.value)).collect();
         assert_eq!(kept, [(0, 5), (2, 7), (5, 9)]);
         retain_above(&mut heap, &9);
-        assert_eq!(heap.len(), 0);
+        assert_eq!(heap.entries().len(), 0);
     }
 
     #[test]

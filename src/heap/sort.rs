@@ -39,7 +39,7 @@ pub(crate) fn sort<S: Storage>(heap: &mut S) {
     #[cfg(feature = "fast")]
     match run(heap, len) {
         Run::BestFirst => {}
-        Run::WorstFirst => reverse(heap, len),
+        Run::WorstFirst => super::reverse(heap),
         Run::Neither => quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros())),
     }
     #[cfg(not(feature = "fast"))]
@@ -81,14 +81,6 @@ fn run<S: Storage>(heap: &S, len: usize) -> Run {
         (false, _) => Run::Neither,
         (true, true) => Run::BestFirst,
         (true, false) => Run::WorstFirst,
-    }
-}
-
-/// Reverses the order of the first `len` entries.
-#[cfg(feature = "fast")]
-fn reverse<S: Storage>(heap: &mut S, len: usize) {
-    for i in 0..len / 2 {
-        swap(heap, i, len - 1 - i);
     }
 }
 
@@ -338,6 +330,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::testing::{oracle, F32_EDGES};
 

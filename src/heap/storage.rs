@@ -2,6 +2,9 @@
 //! array of entries ([`Array`], under [`TopK`](crate::TopK)) and two caller slices ([`Slices`],
 //! under [`SliceTopK`](crate::SliceTopK)). The heap ([`super`]) is written once over the trait.
 
+use core::cmp::Reverse;
+use core::fmt;
+
 use arrayvec::ArrayVec;
 
 use crate::{Entry, Error, TotalRank};
@@ -11,17 +14,9 @@ use crate::{Entry, Error, TotalRank};
 ///
 /// Sealed: the crate's storages are [`Array`] and [`Slices`]. Its methods are how the crate's
 /// heap reads and writes them, not an API.
-// The heap's view of a storage, not a collection: `is_empty` would serve no caller.
-#[allow(clippy::len_without_is_empty)]
 pub trait Storage: sealed::Sealed {
     /// The value type of the entries.
     type Value: TotalRank;
-    /// How many entries are kept.
-    #[doc(hidden)]
-    fn len(&self) -> usize;
-    /// How many entries can be kept: k.
-    #[doc(hidden)]
-    fn capacity(&self) -> usize;
     /// The entry at `i`, `None` unless `i < len()`. An `Option`, not a panic: the heap stops
     /// where a position is out of range (which its own indices never are), so that no panic
     /// is linked in.
@@ -47,8 +42,16 @@ pub trait Storage: sealed::Sealed {
 
 /// Keeps [`Storage`] to the crate's own types, which may implement it.
 pub(crate) mod sealed {
-    /// The supertrait that no type outside the crate can implement.
-    pub trait Sealed {}
+    /// The supertrait that no type outside the crate can implement. It holds what needs no
+    /// order on the values, so that a selector's `len` and `capacity` need none either.
+    // The heap's view of a storage, not a collection: `is_empty` would serve no caller.
+    #[allow(clippy::len_without_is_empty)]
+    pub trait Sealed {
+        /// How many entries are kept.
+        fn len(&self) -> usize;
+        /// How many entries can be kept: k.
+        fn capacity(&self) -> usize;
+    }
 }
 
 /// Implements [`Storage`] for a struct whose field `entries`, an `ArrayVec` of entries, holds
@@ -56,11 +59,7 @@ pub(crate) mod sealed {
 /// capacity is a constant, and [`Limited`], whose capacity is not.
 macro_rules! entries_storage {
     ([$($generics:tt)*] $ty:ty, |$this:ident| $capacity:expr) => {
-        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {}
-
-        impl<$($generics)*> $crate::heap::Storage for $ty {
-            type Value = T;
-
+        impl<$($generics)*> $crate::heap::storage::sealed::Sealed for $ty {
             #[inline]
             fn len(&self) -> usize {
                 self.entries.len()
@@ -70,6 +69,13 @@ macro_rules! entries_storage {
                 let $this = self;
                 $capacity
             }
+        }
+
+        impl<$($generics)*> $crate::heap::Storage for $ty
+        where
+            T: TotalRank,
+        {
+            type Value = T;
             #[inline]
             fn get(&self, i: usize) -> Option<$crate::Entry<T>> {
                 self.entries.get(i).copied()
@@ -82,7 +88,7 @@ macro_rules! entries_storage {
             }
             #[inline]
             fn append(&mut self, entry: $crate::Entry<T>) {
-                if self.entries.len() < $crate::heap::Storage::capacity(self) {
+                if self.entries.len() < $crate::heap::storage::sealed::Sealed::capacity(self) {
                     // Below the capacity, which is at most the array's: it cannot fail.
                     let _ = self.entries.try_push(entry);
                 }
@@ -95,7 +101,6 @@ macro_rules! entries_storage {
 }
 
 /// The storage of [`TopK`](crate::TopK): a fixed array of `K` entries, no allocation.
-#[derive(Debug)]
 pub struct Array<T, const K: usize> {
     entries: ArrayVec<Entry<T>, K>,
 }
@@ -127,7 +132,25 @@ impl<T, const K: usize> Array<T, K> {
     }
 }
 
-entries_storage!([T: TotalRank, const K: usize] Array<T, K>, |_array| K);
+entries_storage!([T, const K: usize] Array<T, K>, |_array| K);
+
+/// What a storage holds, not how: how many entries are kept, and how many can be.
+fn debug_sizes(
+    storage: &impl sealed::Sealed,
+    name: &str,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    f.debug_struct(name)
+        .field("len", &storage.len())
+        .field("capacity", &storage.capacity())
+        .finish()
+}
+
+impl<T, const K: usize> fmt::Debug for Array<T, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_sizes(self, "Array", f)
+    }
+}
 
 /// A heap of at most `N` entries whose capacity, at most `N`, is set at run time: the copy of
 /// a small heap that `extend` works on, and the heap that picks a threshold from a sample
@@ -155,11 +178,10 @@ impl<T, const N: usize> Limited<T, N> {
 }
 
 #[cfg(any(test, feature = "fast"))]
-entries_storage!([T: TotalRank, const N: usize] Limited<T, N>, |limited| limited.capacity);
+entries_storage!([T, const N: usize] Limited<T, N>, |limited| limited.capacity);
 
 /// The storage of [`SliceTopK`](crate::SliceTopK): indices and values in two caller slices of
 /// the same length, k, the heap in their first places.
-#[derive(Debug)]
 pub struct Slices<'a, T> {
     idx: &'a mut [u32],
     val: &'a mut [T],
@@ -187,11 +209,13 @@ impl<'a, T> Slices<'a, T> {
     }
 }
 
-impl<T> sealed::Sealed for Slices<'_, T> {}
+impl<T> fmt::Debug for Slices<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_sizes(self, "Slices", f)
+    }
+}
 
-impl<T: TotalRank> Storage for Slices<'_, T> {
-    type Value = T;
-
+impl<T> sealed::Sealed for Slices<'_, T> {
     #[inline]
     fn len(&self) -> usize {
         self.len
@@ -200,6 +224,10 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
     fn capacity(&self) -> usize {
         self.idx.len()
     }
+}
+
+impl<T: TotalRank> Storage for Slices<'_, T> {
+    type Value = T;
     #[inline]
     fn get(&self, i: usize) -> Option<Entry<T>> {
         if i >= self.len {
@@ -221,13 +249,57 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
     }
     #[inline]
     fn append(&mut self, entry: Entry<T>) {
-        if self.len < self.capacity() {
+        if self.len < sealed::Sealed::capacity(self) {
             self.len += 1;
             self.set(self.len - 1, entry);
         }
     }
     fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
+    }
+}
+
+/// Two caller slices of `T` read as [`Reverse<T>`](Reverse): the storage of
+/// [`bottom_k_into`](crate::bottom_k_into), whose heap keeps the k smallest in the caller's
+/// value buffer as plain `T`. Every access is one of [`Slices`], the value wrapped or unwrapped.
+pub(crate) struct Reversed<'a, T>(Slices<'a, T>);
+
+impl<'a, T> Reversed<'a, T> {
+    /// An empty heap over the two buffers; their length is k.
+    pub(crate) fn new(idx: &'a mut [u32], val: &'a mut [T]) -> Result<Self, Error> {
+        Slices::new(idx, val).map(Reversed)
+    }
+}
+
+impl<T> sealed::Sealed for Reversed<'_, T> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+}
+
+impl<T: TotalRank> Storage for Reversed<'_, T> {
+    type Value = Reverse<T>;
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<Entry<Reverse<T>>> {
+        let Entry { value, index } = self.0.get(i)?;
+        Some(Entry::new(Reverse(value), index))
+    }
+    #[inline]
+    fn set(&mut self, i: usize, entry: Entry<Reverse<T>>) {
+        self.0.set(i, Entry::new(entry.value.0, entry.index));
+    }
+    #[inline]
+    fn append(&mut self, entry: Entry<Reverse<T>>) {
+        self.0.append(Entry::new(entry.value.0, entry.index));
+    }
+    fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
     }
 }
 

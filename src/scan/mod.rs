@@ -38,7 +38,7 @@
 mod threshold;
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
-use crate::check::{first_unrankable, not_rankable};
+use crate::check::{check_len, first_unrankable, not_rankable};
 use crate::heap::{peek_worst, retain_above, settle, take, Storage};
 use crate::{Entry, Error, TotalRank};
 
@@ -79,6 +79,11 @@ pub(crate) mod tally {
     }
 }
 
+/// The longest slice that a full heap scans with its root as the only threshold, with no
+/// sample first: a chunk of a stream fed piece by piece ([`scan_iter`] feeds chunks of
+/// [`ITER_CHUNK`]).
+const FULL_HEAP_SHORT: usize = 1024;
+
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +123,11 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
             Some(pos) => Err(not_rankable(start + pos as u64)),
             None => Ok(()),
         };
+    }
+    if heap.len() == k && values.len() <= FULL_HEAP_SHORT {
+        // The root of a full heap is the threshold the sample would look for; on a short slice
+        // the sample costs more than it saves. The budget still bounds the cost.
+        return take_band(heap, start, values, Band::ALL, test);
     }
     let Some(mut guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
         return sweep(heap, start, values, Band::ALL, None, test).map(drop);
@@ -315,6 +325,49 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
         f(Entry { value, index });
     }
     Ok(())
+}
+
+/// Values [`scan_iter`] buffers on the stack at a time before it scans them as one slice: long
+/// enough that the scan reads them by blocks and pays its set-up seldom, short enough for a
+/// small stack (4 KB for `f32`).
+const ITER_CHUNK: usize = 1024;
+
+/// [`scan`] of the values of an iterator, as the stream positions `*next..`: by chunks of
+/// [`ITER_CHUNK`] buffered on the stack, each scanned as a slice, `*next` moving past each.
+/// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
+/// the values before it. Compiled again for a wider vector unit by `arch`, as `scan`, so that
+/// the copy into the buffer (and a `map` the iterator applies) vectorizes for it too.
+#[inline(always)]
+pub(crate) fn scan_iter<S, I, B>(
+    heap: &mut S,
+    next: &mut u64,
+    mut values: I,
+    test: B,
+) -> Result<(), Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value>,
+    B: BlockTest,
+{
+    let Some(first) = values.next() else {
+        return Ok(());
+    };
+    let mut chunk = [first; ITER_CHUNK];
+    let mut len = 1;
+    loop {
+        for (slot, value) in chunk[len..].iter_mut().zip(&mut values) {
+            *slot = value;
+            len += 1;
+        }
+        let values = &chunk[..len];
+        check_len(*next, values.len())?;
+        scan(heap, *next, values, test)?;
+        *next += len as u64;
+        if len < ITER_CHUNK {
+            return Ok(());
+        }
+        len = 0;
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use super::SPARE;
 use crate::block::{for_flagged, BlockTest};
 use crate::check::{first_unrankable, not_rankable};
+use crate::heap::storage::sealed::Sealed as _;
 use crate::heap::storage::Limited;
 use crate::heap::{offer, peek_worst, Storage};
 use crate::{Entry, Error, TotalRank};

@@ -335,6 +335,8 @@ pub enum Feed {
     Extend,
     /// One `extend_from_slice` per chunk of this many values.
     Chunks(usize),
+    /// One `try_extend` of the row's iterator.
+    Iter,
 }
 
 /// `SliceTopK` with `k` places, fed the whole row.
@@ -350,6 +352,7 @@ pub fn via_slice_topk<T: TotalRank + Default>(
         Feed::Push => x.iter().try_for_each(|&v| top.push(v))?,
         Feed::Extend => top.extend_from_slice(x)?,
         Feed::Chunks(len) => x.chunks(len).try_for_each(|c| top.extend_from_slice(c))?,
+        Feed::Iter => top.try_extend(x.iter().copied())?,
     }
     let (i, v) = top.into_sorted();
     Ok(zip_entries(i, v))
@@ -362,6 +365,7 @@ pub fn via_topk<T: TotalRank, const K: usize>(x: &[T], feed: Feed) -> Result<Vec
         Feed::Push => x.iter().try_for_each(|&v| top.push(v))?,
         Feed::Extend => top.extend_from_slice(x)?,
         Feed::Chunks(len) => x.chunks(len).try_for_each(|c| top.extend_from_slice(c))?,
+        Feed::Iter => top.try_extend(x.iter().copied())?,
     }
     Ok(top.into_sorted().to_vec())
 }
@@ -390,14 +394,18 @@ pub fn via_topk_dyn<T: TotalRank>(
 /// What one API gave.
 pub type Outcome<T> = Result<Vec<Entry<T>>, Error>;
 
-/// Every API on the same row and k: `top_k_into`, then the streaming selectors (by push and by
-/// one extend). The streaming selectors have no notion of k > n (they keep what they get), so
+/// Every API on the same row and k: `top_k_into`, then the streaming selectors (by push, by
+/// one extend and by one `try_extend`). The streaming selectors have no notion of k > n (they keep what they get), so
 /// they are run only when `k <= x.len()`.
 pub fn every_api<T: TotalRank + Default>(x: &[T], k: usize) -> Vec<(&'static str, Outcome<T>)> {
     let mut runs = vec![("top_k_into", via_top_k_into(x, k))];
     if k <= x.len() {
         runs.push(("SliceTopK push", via_slice_topk(x, k, Feed::Push)));
         runs.push(("SliceTopK extend", via_slice_topk(x, k, Feed::Extend)));
+        runs.push(("SliceTopK try_extend", via_slice_topk(x, k, Feed::Iter)));
+        if let Some(r) = via_topk_dyn(x, k, Feed::Iter) {
+            runs.push(("TopK try_extend", r));
+        }
         if let Some(r) = via_topk_dyn(x, k, Feed::Push) {
             runs.push(("TopK push", r));
         }

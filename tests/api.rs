@@ -1,0 +1,279 @@
+//! The reading and feeding API: `TopK::sorted`, `iter`, `IntoIterator`, `Selector::iter_sorted`
+//! (which leaves the selector usable), `try_extend` (all or nothing over an iterator, on both
+//! of its paths: k within the stack copy and k beyond it), `Entry::new` and its tuple, and the
+//! sizes of a selector whose value type has no order. Every answer is checked against the one
+//! oracle, on tie-heavy rows.
+
+mod common;
+
+use common::data::normal_logits;
+use common::*;
+use proptest::prelude::{prop_assert_eq, proptest};
+use tinytopk::{Entry, Error, SliceTopK, TopK};
+
+const IDX_SENTINEL: u32 = 0xDEAD_BEEF;
+const VAL_SENTINEL: f32 = 12345.0;
+
+/// Rows longer than a chunk of `try_extend` (1024 values) and than its stack copy's bound.
+fn long_rows(rng: &mut Rng) -> Vec<Vec<f32>> {
+    let lens: &[usize] = if cfg!(miri) {
+        &[0, 1, 70, 300]
+    } else {
+        &[0, 1, 63, 64, 65, 1023, 1024, 1025, 2048, 3000, 5000]
+    };
+    let mut rows = Vec::new();
+    for &n in lens {
+        rows.push(seeded_tie_heavy::<f32>(rng, 3, n));
+        rows.push(edge_row::<f32>(rng, n));
+        rows.push((0..n).map(|i| (i / 3) as f32).collect());
+        rows.push((0..n).map(|i| -((i / 2) as f32)).collect());
+    }
+    rows
+}
+
+/// `TopK<f32, K>` and `SliceTopK` fed by `try_extend` of `x` in pieces of `piece`, against the
+/// oracle.
+fn check_try_extend<const K: usize>(x: &[f32], piece: usize) {
+    let want = bits(&oracle(x, K.min(x.len())).unwrap());
+    let mut top = TopK::<f32, K>::new();
+    for c in x.chunks(piece.max(1)) {
+        top.try_extend(c.iter().copied()).unwrap();
+    }
+    assert_eq!(top.stream_len(), x.len() as u64);
+    assert_eq!(bits(&top.into_sorted()), want, "TopK<{K}>, n = {}", x.len());
+
+    let (mut idx, mut val) = (vec![0_u32; K], vec![0.0_f32; K]);
+    let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+    for c in x.chunks(piece.max(1)) {
+        top.try_extend(c.iter().copied()).unwrap();
+    }
+    let (i, v) = top.into_sorted();
+    let got = zip_entries(i, v);
+    // A SliceTopK keeps up to its k: as many as it saw when the row is shorter.
+    assert_eq!(bits(&got), want, "SliceTopK k = {K}, n = {}", x.len());
+}
+
+#[test]
+fn try_extend_is_the_oracle_on_both_paths() {
+    let mut rng = Rng(0x7E57);
+    for x in long_rows(&mut rng) {
+        for piece in [x.len(), 1000, 7] {
+            check_try_extend::<1>(&x, piece);
+            check_try_extend::<40>(&x, piece);
+            check_try_extend::<64>(&x, piece);
+            // Beyond the stack copy: a first run checks, a second feeds.
+            check_try_extend::<65>(&x, piece);
+            check_try_extend::<200>(&x, piece);
+        }
+    }
+}
+
+#[test]
+fn try_extend_of_a_mapped_row_is_the_oracle_of_the_mapped_row() {
+    let x = normal_logits(if cfg!(miri) { 300 } else { 5000 }, 17);
+    let scale = 1.0 / 0.7_f32;
+    let mapped: Vec<f32> = x.iter().map(|&v| v * scale).collect();
+    let mut top = TopK::<f32, 40>::new();
+    top.try_extend(x.iter().map(|&v| v * scale)).unwrap();
+    assert_eq!(bits(&top.sorted()), bits(&oracle(&mapped, 40).unwrap()));
+    let mut top = TopK::<f32, 100>::new();
+    top.try_extend(x.iter().map(|&v| v * scale)).unwrap();
+    assert_eq!(bits(&top.sorted()), bits(&oracle(&mapped, 100).unwrap()));
+}
+
+/// A NaN anywhere (first chunk, a later chunk, the last value) is rejected with its stream
+/// position, and nothing changes: the caller's buffers keep their sentinels, a `TopK` keeps its
+/// entries and its position; the next call goes on as if the rejected one had not been made.
+#[test]
+fn a_rejected_try_extend_writes_nothing() {
+    let n = if cfg!(miri) { 300 } else { 3000 };
+    let x = normal_logits(n, 5);
+    let places: &[usize] = if cfg!(miri) {
+        &[0, 299]
+    } else {
+        &[0, 1, 63, 1023, 1024, 1025, 2047, 2999]
+    };
+    for &at in places {
+        for nan in NAN_BITS.map(f32::from_bits) {
+            let mut bad = x.clone();
+            bad[at] = nan;
+            let error = Err(Error::NotRankable { index: at });
+
+            // Caller buffers, untouched by a first call that fails: sentinels stay.
+            for k in [3, 64, 65, 100] {
+                let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
+                let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+                assert_eq!(top.try_extend(bad.iter().copied()), error, "k = {k}");
+                assert_eq!((top.len(), top.stream_len()), (0, 0));
+                assert!(idx.iter().all(|&i| i == IDX_SENTINEL));
+                assert!(val.iter().all(|&v| v.to_bits() == VAL_SENTINEL.to_bits()));
+            }
+
+            // A selector that holds entries keeps them, and its position.
+            let mut top = TopK::<f32, 40>::new();
+            top.extend_from_slice(&x[..50]).unwrap();
+            let before = (top.sorted(), top.stream_len(), top.peek_worst());
+            let shifted = Err(Error::NotRankable { index: 50 + at });
+            assert_eq!(top.try_extend(bad.iter().copied()), shifted);
+            assert_eq!((top.sorted(), top.stream_len(), top.peek_worst()), before);
+            top.try_extend(x[50..].iter().copied()).unwrap();
+            assert_eq!(bits(&top.sorted()), bits(&oracle(&x, 40).unwrap()));
+
+            let mut top = TopK::<f32, 100>::new();
+            top.extend_from_slice(&x[..150]).unwrap();
+            let before = (top.sorted(), top.stream_len(), top.peek_worst());
+            let shifted = Err(Error::NotRankable { index: 150 + at });
+            assert_eq!(top.try_extend(bad.iter().copied()), shifted);
+            assert_eq!((top.sorted(), top.stream_len(), top.peek_worst()), before);
+        }
+    }
+}
+
+/// The stream ends at `u32::MAX + 1` positions: an iterator that runs past it is rejected
+/// before its first NaN (as `extend_from_slice` checks the length first), an endless one too,
+/// and nothing is kept.
+#[test]
+fn try_extend_past_the_stream_end_is_too_long() {
+    let base = u32::MAX - 4; // five positions left
+    for k in [2_usize, 100] {
+        let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
+        let mut top = SliceTopK::with_offset(&mut idx, &mut val, base).unwrap();
+        let six = [1.0, f32::NAN, 3.0, 4.0, 5.0, 6.0];
+        assert!(matches!(
+            top.try_extend(six.iter().copied()),
+            Err(Error::TooLong { .. })
+        ));
+        assert!(matches!(
+            top.try_extend(core::iter::repeat(1.0_f32)),
+            Err(Error::TooLong { .. })
+        ));
+        assert!(matches!(
+            top.try_extend(six.iter().copied().filter(|_| true)),
+            Err(Error::TooLong { .. })
+        ));
+        assert_eq!(top.stream_len(), u64::from(base));
+        // Exactly to the end: accepted.
+        top.try_extend(six[2..].iter().copied().chain([7.0]))
+            .unwrap();
+        assert_eq!(top.stream_len(), u64::from(u32::MAX) + 1);
+        assert_eq!(top.iter_sorted().next().map(|e| e.index), Some(u32::MAX));
+    }
+    let mut top = TopK::<f32, 2>::with_offset(base);
+    assert!(matches!(
+        top.try_extend(core::iter::repeat(f32::NAN)),
+        Err(Error::TooLong { .. })
+    ));
+    assert_eq!((top.len(), top.stream_len()), (0, u64::from(base)));
+}
+
+/// An iterator that yields other values when run again breaks the promise, never the program.
+#[test]
+fn an_impure_iterator_gives_no_panic() {
+    use core::cell::Cell;
+    let calls = Cell::new(0_u32);
+    let x = normal_logits(3000, 9);
+    let shifty = x.iter().map(|&v| {
+        calls.set(calls.get() + 1);
+        if calls.get() > 3500 {
+            f32::NAN
+        } else {
+            v
+        }
+    });
+    let mut top = TopK::<f32, 100>::new();
+    let _ = top.try_extend(shifty);
+    assert!(top.len() <= 100);
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// `sorted`, `iter`, `into_iter` on `TopK` and `&TopK`, and `iter_sorted` on both forms,
+    /// read the oracle's answer; `iter_sorted` leaves a selector that goes on to the oracle's
+    /// answer for the whole row.
+    #[test]
+    fn every_reading_is_the_oracle(x in tie_heavy::<f32>(1..=6, 300), cut in 0_usize..300) {
+        let cut = cut.min(x.len());
+        let (head, tail) = x.split_at(cut);
+        let want_head = bits(&oracle(head, 8.min(head.len())).unwrap());
+        let want = bits(&oracle(&x, 8.min(x.len())).unwrap());
+
+        let mut top = TopK::<f32, 8>::new();
+        top.extend_from_slice(head).unwrap();
+        prop_assert_eq!(bits(&top.sorted()), want_head.clone());
+        prop_assert_eq!(bits(&top.iter().collect::<Vec<_>>()), want_head.clone());
+        prop_assert_eq!(bits(&(&top).into_iter().collect::<Vec<_>>()), want_head.clone());
+        prop_assert_eq!(top.iter().len(), want_head.len());
+        let reversed: Vec<Entry<f32>> = top.iter().rev().collect();
+        prop_assert_eq!(bits(&reversed).into_iter().rev().collect::<Vec<_>>(), want_head.clone());
+        prop_assert_eq!(bits(&top.iter_sorted().collect::<Vec<_>>()), want_head.clone());
+        top.extend_from_slice(tail).unwrap();
+        prop_assert_eq!(bits(&top.clone().into_iter().collect::<Vec<_>>()), want.clone());
+        prop_assert_eq!(bits(&top.into_sorted()), want.clone());
+
+        let (mut idx, mut val) = ([0_u32; 8], [0.0_f32; 8]);
+        let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+        for &v in head {
+            top.push(v).unwrap();
+        }
+        prop_assert_eq!(bits(&top.iter_sorted().collect::<Vec<_>>()), want_head.clone());
+        // Twice in a row: the second finds them sorted, and gives the same.
+        prop_assert_eq!(bits(&top.iter_sorted().collect::<Vec<_>>()), want_head);
+        for &v in tail {
+            top.push(v).unwrap();
+        }
+        let got: Vec<Entry<f32>> = top.into_iter().collect();
+        prop_assert_eq!(bits(&got), want.clone());
+        // The buffers hold them too, best first.
+        prop_assert_eq!(bits(&zip_entries(&idx[..got.len()], &val[..got.len()])), want);
+    }
+}
+
+#[test]
+fn an_entry_is_made_and_taken_apart() {
+    let e = Entry::new(2.5_f32, 7);
+    assert_eq!(
+        e,
+        Entry {
+            value: 2.5,
+            index: 7
+        }
+    );
+    let (index, value): (u32, f32) = e.into();
+    assert_eq!((index, value), (7, 2.5));
+    let mut top = TopK::<f32, 2>::new();
+    top.extend_from_slice(&[1.0, 3.0, 2.0]).unwrap();
+    let pairs: Vec<(u32, f32)> = top.into_iter().map(Into::into).collect();
+    assert_eq!(pairs, [(1, 3.0), (2, 2.0)]);
+}
+
+/// A value type with no order still has sizes and a stream position.
+#[test]
+fn sizes_need_no_order() {
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Unordered;
+    let top = TopK::<Unordered, 3>::new();
+    assert_eq!(
+        (top.len(), top.capacity(), top.is_empty(), top.stream_len()),
+        (0, 3, true, 0)
+    );
+    let (mut idx, mut val) = ([0_u32; 2], [Unordered; 2]);
+    let top = SliceTopK::new(&mut idx, &mut val).unwrap();
+    assert_eq!((top.len(), top.capacity(), top.is_empty()), (0, 2, true));
+}
+
+/// `Debug` shows what a user reads (the position, the sizes, the threshold), not the heap's
+/// inner fields; the sorted entries print as a list.
+#[test]
+fn debug_shows_the_public_state() {
+    let mut top = TopK::<f32, 2>::new();
+    top.extend_from_slice(&[1.0, 3.0, 2.0]).unwrap();
+    let text = format!("{top:?}");
+    assert!(
+        text.contains("stream_len: 3") && text.contains("capacity: 2"),
+        "{text}"
+    );
+    assert!(!text.contains("gate"), "{text}");
+    let sorted = format!("{:?}", top.sorted());
+    assert!(sorted.starts_with("[Entry"), "{sorted}");
+}
