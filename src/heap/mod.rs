@@ -170,9 +170,16 @@ fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> Option<(usize, 
 }
 
 /// Makes a heap of the `len()` entries again, whatever their order: Floyd's bottom-up build,
-/// O(k).
+/// O(k). With `fast`, entries that came best first (a falling row, or equal values by
+/// ascending index) are reversed instead: worst first is a heap, and a run the final sort
+/// finds in one pass, where a build would scramble it.
 pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
     let len = heap.len();
+    #[cfg(feature = "fast")]
+    if sort::is_best_first(heap) {
+        reverse(heap);
+        return;
+    }
     for i in (0..len / 2).rev() {
         if let Some(entry) = heap.get(i) {
             sift_down(heap, i, entry, len);

@@ -84,6 +84,13 @@ fn run<S: Storage>(heap: &S, len: usize) -> Run {
     }
 }
 
+/// Whether positions `0..len()` are in order, best first: one pass at most, and a comparison
+/// or two for entries in no order.
+#[cfg(feature = "fast")]
+pub(crate) fn is_best_first<S: Storage>(heap: &S) -> bool {
+    (1..heap.len()).all(|i| goes_before(heap, i - 1, i))
+}
+
 /// Whether `a` goes before `b`: it ranks above it.
 #[cfg(any(test, feature = "fast"))]
 #[inline(always)]
