@@ -284,6 +284,32 @@ mod tests {
     use super::*;
     use crate::testing::{by_default, F32_EDGES};
 
+    /// A type with only the two required methods: `i32::MIN` is not rankable.
+    #[derive(Clone, Copy, Debug)]
+    struct Plain(i32);
+
+    impl TotalRank for Plain {
+        fn is_rankable(&self) -> bool {
+            self.0 != i32::MIN
+        }
+        fn rank_cmp(&self, other: &Self) -> Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+
+    #[test]
+    fn the_defaults_of_the_block_tests_are_their_definitions() {
+        let values = [i32::MIN, -1, 0, 1, i32::MAX].map(Plain);
+        for v in values {
+            for t in values.into_iter().filter(TotalRank::is_rankable) {
+                let (above, below) = (v.0 > t.0, v.0 < t.0);
+                let unrankable = v.0 == i32::MIN;
+                assert_eq!(v.may_enter_above(&t), unrankable || above, "{v:?} {t:?}");
+                assert_eq!(v.may_enter_below(&t), unrankable || below, "{v:?} {t:?}");
+            }
+        }
+    }
+
     fn check_all<T: TotalRank + core::fmt::Debug>(values: &[T]) {
         for v in values {
             for t in values.iter().filter(|t| t.is_rankable()) {

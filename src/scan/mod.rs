@@ -355,11 +355,17 @@ where
     let mut chunk = [first; ITER_CHUNK];
     let mut len = 1;
     loop {
-        for (slot, value) in chunk[len..].iter_mut().zip(&mut values) {
+        // `len` is at most the chunk's length: `get` only spares the build a bounds check.
+        for (slot, value) in chunk
+            .get_mut(len..)
+            .unwrap_or_default()
+            .iter_mut()
+            .zip(&mut values)
+        {
             *slot = value;
             len += 1;
         }
-        let values = &chunk[..len];
+        let values = chunk.get(..len).unwrap_or_default();
         check_len(*next, values.len())?;
         scan(heap, *next, values, test)?;
         *next += len as u64;

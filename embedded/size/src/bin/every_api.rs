@@ -9,7 +9,7 @@ use core::cmp::{Ordering, Reverse};
 use core::fmt::{self, Write};
 use core::hint::black_box;
 
-use tinytopk::{top_k_into, top_k_rows, Entry, Error, SliceTopK, TopK, TotalRank};
+use tinytopk::{bottom_k_into, top_k_into, top_k_rows, Entry, Error, SliceTopK, TopK, TotalRank};
 use tinytopk_size::{keep, run};
 
 /// A sink for `Display`, counting the bytes written.
@@ -43,6 +43,7 @@ fn every_api<T: TotalRank>(x: &[T], fill: T) {
         return;
     };
     keep(top_k_into(x, idx, val));
+    keep(bottom_k_into(x, idx, val));
     let n = black_box(7);
     keep(top_k_rows(x, n, idx, val));
 
@@ -59,6 +60,12 @@ fn every_api<T: TotalRank>(x: &[T], fill: T) {
         index: black_box(3),
     }; 2];
     keep(top.merge_entries(&entries, black_box(2000)));
+    keep(top.try_extend(x.iter().copied()));
+    keep(top.sorted().as_slice().first().copied());
+    keep(top.iter().next());
+    keep(top.iter_sorted().next());
+    keep((&top).into_iter().next());
+    keep(top.clone().into_iter().next());
     keep(top.clone().into_sorted());
     top.clear();
     keep(TopK::<T, 16>::default().into_sorted());
@@ -79,6 +86,8 @@ fn every_api<T: TotalRank>(x: &[T], fill: T) {
         ));
         keep(slice.peek_worst());
         keep(slice.merge_entries(&entries, black_box(2000)));
+        keep(slice.try_extend(x.iter().copied()));
+        keep(slice.iter_sorted().next());
         let (mut idx3, mut val3) = ([0_u32; 16], [fill; 16]);
         let (Some(idx3), Some(val3)) = (idx3.get_mut(..k), val3.get_mut(..k)) else {
             return;
@@ -101,6 +110,7 @@ fn every_api<T: TotalRank>(x: &[T], fill: T) {
         },
     );
     keep((a.rank_cmp(&b), a.ranks_below(&b)));
+    keep(<(u32, T)>::from(Entry::new(fill, black_box(4))));
     keep((
         fill.is_rankable(),
         fill.rank_cmp(&fill),
