@@ -64,7 +64,7 @@ fn replace_root<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
     let len = heap.len();
     let enters = peek_worst(heap).is_some_and(|root| root.ranks_below(&entry));
     if enters {
-        sift_down(heap, 0, entry, len);
+        sift_down(heap, 0, 0, entry, len);
     }
     enters
 }
@@ -134,57 +134,86 @@ fn parent(pos: usize) -> usize {
     (pos - 1) / 2
 }
 
-/// Moves the hole at `pos` down the heap of `len` entries while its worse child is worse than
-/// `entry`, then puts `entry` there.
+/// Moves the hole at `pos` down the heap of `len` entries at positions `lo..lo + len` while
+/// its worse child is worse than `entry`, then puts `entry` there. Positions are counted from
+/// `lo`: the selector's heap starts at 0, and the final sort heap sorts a range of its own.
 ///
 /// A new entry most often stops near the root (it beats the old root, the worst kept, and
 /// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
 /// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
 /// full depth on every call: slower on every shape that was measured.
 #[inline]
-fn sift_down<S: Storage>(heap: &mut S, mut pos: usize, entry: Entry<S::Value>, len: usize) {
+fn sift_down<S: Storage>(
+    heap: &mut S,
+    lo: usize,
+    mut pos: usize,
+    entry: Entry<S::Value>,
+    len: usize,
+) {
     loop {
         let left = 2 * pos + 1;
         if left >= len {
             break;
         }
-        let (child, below) = match worse_child(heap, left, len) {
+        let (child, below) = match worse_child(heap, lo, left, len) {
             Some((child, below)) if below.ranks_below(&entry) => (child, below),
             _ => break,
         };
-        heap.set(pos, below);
+        heap.set(lo + pos, below);
         pos = child;
     }
-    heap.set(pos, entry);
+    heap.set(lo + pos, entry);
 }
 
-/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries),
-/// with its position.
+/// The worse of the children `left` and `left + 1` (if it is in the heap of `len` entries at
+/// `lo..`), with its position.
 #[inline]
-fn worse_child<S: Storage>(heap: &S, left: usize, len: usize) -> Option<(usize, Entry<S::Value>)> {
-    let first = heap.get(left)?;
-    match heap.get(left + 1) {
+fn worse_child<S: Storage>(
+    heap: &S,
+    lo: usize,
+    left: usize,
+    len: usize,
+) -> Option<(usize, Entry<S::Value>)> {
+    let first = heap.get(lo + left)?;
+    match heap.get(lo + left + 1) {
         Some(second) if left + 1 < len && second.ranks_below(&first) => Some((left + 1, second)),
         _ => Some((left, first)),
     }
 }
 
-/// Makes a heap of the `len()` entries again, whatever their order: Floyd's bottom-up build,
-/// O(k). With `fast`, entries that came best first (a falling row, or equal values by
-/// ascending index) are reversed instead: worst first is a heap, and a run the final sort
-/// finds in one pass, where a build would scramble it.
+/// Makes a heap of the `len` entries at `lo..lo + len`, whatever their order: Floyd's
+/// bottom-up build, O(len).
+fn heapify<S: Storage>(heap: &mut S, lo: usize, len: usize) {
+    for i in (0..len / 2).rev() {
+        if let Some(entry) = heap.get(lo + i) {
+            sift_down(heap, lo, i, entry, len);
+        }
+    }
+}
+
+/// Sorts the heap of `len` entries at `lo..lo + len` best first: the root (the worst entry)
+/// goes to the end and the last entry sifts down the rest, `len` times. O(len log len)
+/// whatever the entries.
+fn sort_heap<S: Storage>(heap: &mut S, lo: usize, len: usize) {
+    for end in (1..len).rev() {
+        if let (Some(worst), Some(last)) = (heap.get(lo), heap.get(lo + end)) {
+            heap.set(lo + end, worst);
+            sift_down(heap, lo, 0, last, end);
+        }
+    }
+}
+
+/// Makes a heap of the `len()` entries again, whatever their order ([`heapify`]). With
+/// `fast`, entries that came best first (a falling row, or equal values by ascending index)
+/// are reversed instead: worst first is a heap, and a run the final sort finds in one pass,
+/// where a build would scramble it.
 pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
-    let len = heap.len();
     #[cfg(feature = "fast")]
     if sort::is_best_first(heap) {
         reverse(heap);
         return;
     }
-    for i in (0..len / 2).rev() {
-        if let Some(entry) = heap.get(i) {
-            sift_down(heap, i, entry, len);
-        }
-    }
+    heapify(heap, 0, heap.len());
 }
 
 #[cfg(test)]
