@@ -254,13 +254,19 @@ pub(super) struct Raised<T> {
 /// down the heap: the exchange rate between the two costs of [`raise`].
 const VALUES_PER_LEVEL: usize = 16;
 
+/// Values a counting read goes through in the time that an entry takes to sift down all
+/// the log2(k) levels of a heap of `k`.
+fn values_per_sift(k: usize) -> usize {
+    let levels = (usize::BITS - k.leading_zeros()) as usize;
+    VALUES_PER_LEVEL * levels
+}
+
 /// Whether a counting read of `len` values costs less than the replacements that a guess
 /// leaves for a heap of `k` (up to about k/2 more values than k above it, each sifted down
 /// the log2(k) levels when they come in rising order): then the guess is counted, and raised
 /// if it lets too many through, before the values are read for the heap.
 pub(super) fn counting_pays(k: usize, len: usize) -> bool {
-    let levels = (usize::BITS - k.leading_zeros()) as usize;
-    len < (k / 2).saturating_mul(levels * VALUES_PER_LEVEL)
+    len < (k / 2).saturating_mul(values_per_sift(k))
 }
 
 /// The most values of a rest of `len` that [`raise`] lets above its floor, for a heap of
@@ -268,9 +274,8 @@ pub(super) fn counting_pays(k: usize, len: usize) -> bool {
 /// down the heap's log2(k) levels, or [`SPARE`] if that is more. A count above it pays for
 /// another read.
 pub(super) fn limit(k: usize, len: usize) -> usize {
-    let levels = (usize::BITS - k.leading_zeros()) as usize;
     // `max(1)`: no division by zero for a k of 0, which the scan never passes.
-    k + SPARE.max(len / (VALUES_PER_LEVEL * levels).max(1))
+    k + SPARE.max(len / values_per_sift(k).max(1))
 }
 
 /// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
