@@ -130,7 +130,10 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         return take_band(heap, start, values, Band::ALL, test);
     }
     let Some(mut guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
-        return sweep(heap, start, values, Band::ALL, None, test).map(drop);
+        return settled(heap, |heap| {
+            sweep(heap, start, values, Band::ALL, None, test)
+        })
+        .map(drop);
     };
     if threshold::counting_pays(k, values.len()) {
         guess = threshold::raise(guess, k, values, None, test).floor;
@@ -176,7 +179,10 @@ fn take_band<S: Storage, B: BlockTest>(
     test: B,
 ) -> Result<(), Error> {
     let budget = heap.capacity() / 2 + SPARE;
-    if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
+    let first = settled(heap, |heap| {
+        sweep(heap, start, values, band, Some(budget), test)
+    });
+    if let Swept::Until(done) = first? {
         // `done` is a block boundary within the slice.
         let rest = values.get(done..).unwrap_or_default();
         // The budget was spent on a full heap: it has a root.
@@ -196,7 +202,8 @@ fn take_band<S: Storage, B: BlockTest>(
             floor: Some(raised.floor),
             ..band
         };
-        sweep(heap, start + done as u64, rest, band, None, test)?;
+        let at = start + done as u64;
+        settled(heap, |heap| sweep(heap, at, rest, band, None, test))?;
     }
     Ok(())
 }
@@ -210,28 +217,23 @@ enum Swept {
     Until(usize),
 }
 
-/// Offers the values of `band` (stream positions `start..`) by blocks, each tested as a whole
-/// against the higher of the band's floor and the root of a full heap, and stops after the
-/// block in which the root has been replaced more than `budget` times. Leaves a heap either
-/// way ([`settle`]).
+/// Runs `pass` on the heap, then makes it a heap again however the pass ended ([`settle`]):
+/// a sweep that stops on its budget, at the end or on a NaN may leave appended entries
+/// unbuilt.
 #[inline(always)]
-fn sweep<S: Storage, B: BlockTest>(
-    heap: &mut S,
-    start: u64,
-    values: &[S::Value],
-    band: Band<S::Value>,
-    budget: Option<usize>,
-    test: B,
-) -> Result<Swept, Error> {
-    let swept = sweep_blocks(heap, start, values, band, budget, test);
+fn settled<S: Storage, R>(heap: &mut S, pass: impl FnOnce(&mut S) -> R) -> R {
+    let done = pass(heap);
     settle(heap);
-    swept
+    done
 }
 
-/// [`sweep`], but the heap may be left unbuilt. The loop over blocks holds only the block
-/// test: the threshold changes only after a flagged block, and is computed again there.
+/// Offers the values of `band` (stream positions `start..`) by blocks, each tested as a whole
+/// against the higher of the band's floor and the root of a full heap, and stops after the
+/// block in which the root has been replaced more than `budget` times. May leave the heap
+/// unbuilt: callers run it [`settled`]. The loop over blocks holds only the block test: the
+/// threshold changes only after a flagged block, and is computed again there.
 #[inline(always)]
-fn sweep_blocks<S: Storage, B: BlockTest>(
+fn sweep<S: Storage, B: BlockTest>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
