@@ -16,7 +16,12 @@ step cargo test --no-default-features
 # reach the scan.
 step cargo test -p tinytopk --no-default-features --features fast --lib --test prefilter \
     --test bounded --test contract
-step cargo test --all-features
+# Every feature together: the unit tests, the feature-gated tests and the fixtures (which read
+# half and serde), and the doctests of the gated items; the other test files do not change
+# with the features and run in the steps above and in .ci/run.
+step cargo test -p tinytopk --all-features --lib --test half --test serde --test parallel \
+    --test fixtures
+step cargo test -p tinytopk --all-features --doc
 # Each feature alone (without the default ones) compiles without warnings, its tests and
 # benches with it. Checking is enough to find code that needs another feature; the tests of
 # each run in the steps above.
@@ -29,17 +34,16 @@ RUSTDOCFLAGS="-D warnings" step cargo doc --no-deps --all-features
 # The core and the no_std features on a target without std or an allocator.
 step cargo build --target thumbv7em-none-eabihf --no-default-features --features half,serde
 step cargo run --example sampler
-# The package builds from what it ships (the root crate only, even beside workspace members).
-step cargo publish --dry-run --allow-dirty -p tinytopk
-# And passes its own tests: the .crate unpacked outside the workspace, tested as a user would
-# (in this target directory, so that the dependencies are not built again).
+# The package passes its own tests: the .crate (the root crate only, even beside workspace
+# members) unpacked outside the workspace and tested as a user would, with `cargo test` (in
+# this target directory, so that the dependencies are not built again). Packaging checks the
+# metadata a publish needs.
 step cargo package --allow-dirty --no-verify -p tinytopk
 version=$(cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "tinytopk"))')
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT
 step tar -xzf "target/package/tinytopk-$version.crate" -C "$unpacked"
-CARGO_TARGET_DIR="$PWD/target" step env -C "$unpacked/tinytopk-$version" \
-    cargo test --locked --all-features
+CARGO_TARGET_DIR="$PWD/target" step env -C "$unpacked/tinytopk-$version" cargo test --locked
 
 step_summary .ci/features.sh

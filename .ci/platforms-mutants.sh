@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
-shards=32
+shards=64
 shard=${MUTANTS_SHARD:-0}
 step scripts/mutants.sh --shard "$shard/$shards"
 

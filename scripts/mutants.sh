@@ -2,7 +2,7 @@
 # Mutation testing of src/ with cargo-mutants (installed if missing): every mutant must be
 # caught by the tests; the ones no test can catch are listed with the reason in
 # .cargo/mutants.toml. Fails on a missed mutant. Without arguments it runs every mutant (the
-# full sweep); extra arguments go to cargo mutants (e.g. --shard 0/32 as CI does, or --list).
+# full sweep); extra arguments go to cargo mutants (e.g. --shard 0/64 as CI does, or --list).
 # Results in mutants.out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
