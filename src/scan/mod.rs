@@ -130,10 +130,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         return take_band(heap, start, values, Band::ALL, test);
     }
     let Some(mut guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
-        return settled(heap, |heap| {
-            sweep(heap, start, values, Band::ALL, None, test)
-        })
-        .map(drop);
+        return sweep(heap, start, values, Band::ALL, None, test).map(drop);
     };
     if threshold::counting_pays(k, values.len()) {
         guess = threshold::raise(guess, k, values, None, test).floor;
@@ -179,10 +176,7 @@ fn take_band<S: Storage, B: BlockTest>(
     test: B,
 ) -> Result<(), Error> {
     let budget = heap.capacity() / 2 + SPARE;
-    let first = settled(heap, |heap| {
-        sweep(heap, start, values, band, Some(budget), test)
-    });
-    if let Swept::Until(done) = first? {
+    if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
         // `done` is a block boundary within the slice.
         let rest = values.get(done..).unwrap_or_default();
         // The budget was spent on a full heap: it has a root.
@@ -202,8 +196,7 @@ fn take_band<S: Storage, B: BlockTest>(
             floor: Some(raised.floor),
             ..band
         };
-        let at = start + done as u64;
-        settled(heap, |heap| sweep(heap, at, rest, band, None, test))?;
+        sweep(heap, start + done as u64, rest, band, None, test)?;
     }
     Ok(())
 }
@@ -217,21 +210,12 @@ enum Swept {
     Until(usize),
 }
 
-/// Runs `pass` on the heap, then makes it a heap again however the pass ended ([`settle`]):
-/// a sweep that stops on its budget, at the end or on a NaN may leave appended entries
-/// unbuilt.
-#[inline(always)]
-fn settled<S: Storage, R>(heap: &mut S, pass: impl FnOnce(&mut S) -> R) -> R {
-    let done = pass(heap);
-    settle(heap);
-    done
-}
-
 /// Offers the values of `band` (stream positions `start..`) by blocks, each tested as a whole
 /// against the higher of the band's floor and the root of a full heap, and stops after the
-/// block in which the root has been replaced more than `budget` times. May leave the heap
-/// unbuilt: callers run it [`settled`]. The loop over blocks holds only the block test: the
-/// threshold changes only after a flagged block, and is computed again there.
+/// block in which the root has been replaced more than `budget` times. Leaves a heap however
+/// it ends, by the budget, at the end or on a NaN ([`settle`]: the loop appends). The loop
+/// over blocks holds only the block test: the threshold changes only after a flagged block,
+/// and is computed again there.
 #[inline(always)]
 fn sweep<S: Storage, B: BlockTest>(
     heap: &mut S,
@@ -251,11 +235,15 @@ fn sweep<S: Storage, B: BlockTest>(
             continue;
         }
         let at = start + (i * BLOCK) as u64;
-        take_block(heap, block, at, band, threshold, test, &mut replaced)?;
+        if let Err(nan) = take_block(heap, block, at, band, threshold, test, &mut replaced) {
+            settle(heap);
+            return Err(nan);
+        }
         threshold = self::threshold(heap, band.floor);
         if budget.is_some_and(|budget| replaced > budget) && (i + 1 < last || !tail.is_empty()) {
             #[cfg(test)]
             tally::swept((i + 1) * BLOCK, replaced);
+            settle(heap);
             return Ok(Swept::Until((i + 1) * BLOCK));
         }
     }
@@ -263,6 +251,7 @@ fn sweep<S: Storage, B: BlockTest>(
     let swept = take_block(heap, tail, at, band, threshold, test, &mut replaced);
     #[cfg(test)]
     tally::swept(values.len(), replaced);
+    settle(heap);
     swept.map(|()| Swept::All)
 }
 
