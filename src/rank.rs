@@ -143,11 +143,27 @@ pub(crate) fn float_is_rankable<F: FloatCore>(x: F) -> bool {
 pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
     if a < b {
         Ordering::Less
-    } else if a > b {
+    } else if is_above(a, b) {
         Ordering::Greater
     } else {
         Ordering::Equal
     }
+}
+
+/// `a > b`. Where floats are emulated (Arm without the hard-float ABI, a Cortex-M0 say) it is
+/// written `b < a`, so that [`ieee_cmp`] links one soft-float routine, not two; where they
+/// are hardware, `a > b` reads the flags of the instruction that `a < b` has set.
+#[cfg(all(target_arch = "arm", not(target_abi = "eabihf")))]
+#[inline(always)]
+fn is_above<F: PartialOrd>(a: &F, b: &F) -> bool {
+    b < a
+}
+
+/// `a > b` (see the soft-float form above).
+#[cfg(not(all(target_arch = "arm", not(target_abi = "eabihf"))))]
+#[inline(always)]
+fn is_above<F: PartialOrd>(a: &F, b: &F) -> bool {
+    a > b
 }
 
 /// The floor of the mean of two integers, with no overflow.
