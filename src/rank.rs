@@ -150,9 +150,10 @@ pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
     }
 }
 
-/// `a > b`. Where floats are emulated (Arm without the hard-float ABI, a Cortex-M0 say) it is
-/// written `b < a`, so that [`ieee_cmp`] links one soft-float routine, not two; where they
-/// are hardware, `a > b` reads the flags of the instruction that `a < b` has set.
+/// `a > b`. On Arm without the hard-float ABI, where floats are usually emulated (a Cortex-M0
+/// say), it is written `b < a`, so that [`ieee_cmp`] links one soft-float routine, not two
+/// (the same answer; a core with an FPU and the soft-float ABI only pays a second compare
+/// instruction); elsewhere `a > b` reads the flags of the instruction that `a < b` has set.
 #[cfg(all(target_arch = "arm", not(target_abi = "eabihf")))]
 #[inline(always)]
 fn is_above<F: PartialOrd>(a: &F, b: &F) -> bool {

@@ -136,7 +136,8 @@ fn parent(pos: usize) -> usize {
 
 /// Moves the hole at `pos` down the heap of `len` entries at positions `lo..lo + len` while
 /// its worse child is worse than `entry`, then puts `entry` there. Positions are counted from
-/// `lo`: the selector's heap starts at 0, and the final sort heap sorts a range of its own.
+/// `lo`: the selector's heap starts at 0, and the final sort's heap-sort fallback works on a
+/// range `lo..hi` of its own.
 ///
 /// A new entry most often stops near the root (it beats the old root, the worst kept, and
 /// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
@@ -191,9 +192,9 @@ fn heapify<S: Storage>(heap: &mut S, lo: usize, len: usize) {
     }
 }
 
-/// Sorts the heap of `len` entries at `lo..lo + len` best first: the root (the worst entry)
-/// goes to the end and the last entry sifts down the rest, `len` times. O(len log len)
-/// whatever the entries.
+/// Sorts the `len` entries at `lo..lo + len`, which must be a heap, best first: the root (the
+/// worst entry) goes to the end and the last entry sifts down the rest, `len - 1` times.
+/// O(len log len) whatever the entries.
 fn sort_heap<S: Storage>(heap: &mut S, lo: usize, len: usize) {
     for end in (1..len).rev() {
         if let (Some(worst), Some(last)) = (heap.get(lo), heap.get(lo + end)) {

@@ -72,8 +72,9 @@ fn run<S: Storage>(heap: &S, len: usize) -> Run {
     }
 }
 
-/// Whether positions `0..len()` are in order, best first: one pass at most, and a comparison
-/// or two for entries in no order.
+/// Whether positions `0..len()` are in order, best first: [`run`]'s pass, which goes on to
+/// the end for entries worst first and stops within a comparison or two for entries in no
+/// order.
 #[cfg(feature = "fast")]
 pub(crate) fn is_best_first<S: Storage>(heap: &S) -> bool {
     matches!(run(heap, heap.len()), Run::BestFirst)
