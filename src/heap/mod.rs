@@ -205,14 +205,15 @@ fn sort_heap<S: Storage>(heap: &mut S, lo: usize, len: usize) {
 }
 
 /// Makes a heap of the `len()` entries again, whatever their order ([`heapify`]). With
-/// `fast`, entries that came best first (a falling row, or equal values by ascending index)
-/// are reversed instead: worst first is a heap, and a run the final sort finds in one pass,
-/// where a build would scramble it.
+/// `fast`, entries in order are not built: worst first is a heap already, and entries that
+/// came best first (a falling row, or equal values by ascending index) are reversed into one;
+/// either way a run that the final sort finds in one pass, where a build would scramble it.
 pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
     #[cfg(feature = "fast")]
-    if sort::is_best_first(heap) {
-        reverse(heap);
-        return;
+    match sort::run(heap, heap.len()) {
+        sort::Run::BestFirst => return reverse(heap),
+        sort::Run::WorstFirst => return,
+        sort::Run::Neither => {}
     }
     heapify(heap, 0, heap.len());
 }

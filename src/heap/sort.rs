@@ -50,7 +50,7 @@ pub(crate) fn sort<S: Storage>(heap: &mut S) {
 
 /// The order of a storage's entries, as [`run`] finds it.
 #[cfg(feature = "fast")]
-enum Run {
+pub(super) enum Run {
     BestFirst,
     WorstFirst,
     Neither,
@@ -59,7 +59,7 @@ enum Run {
 /// Whether the first `len` entries are in order, best first or worst first: one pass at
 /// most, and a few comparisons for entries in no order.
 #[cfg(feature = "fast")]
-fn run<S: Storage>(heap: &S, len: usize) -> Run {
+pub(super) fn run<S: Storage>(heap: &S, len: usize) -> Run {
     if len < 2 {
         return Run::BestFirst;
     }
@@ -70,14 +70,6 @@ fn run<S: Storage>(heap: &S, len: usize) -> Run {
         (true, true) => Run::BestFirst,
         (true, false) => Run::WorstFirst,
     }
-}
-
-/// Whether positions `0..len()` are in order, best first: [`run`]'s pass, which goes on to
-/// the end for entries worst first and stops within a comparison or two for entries in no
-/// order.
-#[cfg(feature = "fast")]
-pub(crate) fn is_best_first<S: Storage>(heap: &S) -> bool {
-    matches!(run(heap, heap.len()), Run::BestFirst)
 }
 
 /// Whether `a` goes before `b`: it ranks above it.

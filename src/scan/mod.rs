@@ -214,9 +214,8 @@ enum Swept {
 /// against the higher of the band's floor and the root of a full heap, and stops after the
 /// block in which the root has been replaced more than `budget` times. Leaves a heap however
 /// it ends, by the budget, at the end or on a NaN: until the heap is full, `take` appends
-/// without sifting, and [`settle`] builds the heap then. The loop
-/// over blocks holds only the block test: the threshold changes only after a flagged block,
-/// and is computed again there.
+/// without sifting, and [`settle`] builds the heap then. The loop over blocks holds only the
+/// block test: the threshold changes only after a flagged block, and is computed again there.
 #[inline(always)]
 fn sweep<S: Storage, B: BlockTest>(
     heap: &mut S,
