@@ -8,14 +8,14 @@ cd "$(dirname "$0")/.."
 
 # AVX2 known at compile time: the dispatch point compiles to the one copy. Other RUSTFLAGS:
 # their own target directory, so that they do not evict the main build. The unit tests and the
-# pre-filter's tests are the ones that reach the SIMD code.
+# integration tests (the pre-filter's among them) reach the SIMD code.
 if grep -q avx2 /proc/cpuinfo 2>/dev/null; then
-    step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --lib --test prefilter \
+    step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --lib --test integration \
         --target-dir target/avx2
-    # and without `std`: the AVX2 block test from the build's features, no detection.
+    # and without `std`: the AVX2 block test from the build's features, no detection (the
+    # unit tests check the dispatch and the AVX2 block test against the portable one).
     step env RUSTFLAGS="-C target-feature=+avx2" cargo test -p tinytopk --no-default-features \
-        --features fast \
-        --lib --test prefilter --target-dir target/avx2
+        --features fast --lib --target-dir target/avx2
 fi
 # The report turns a real (small) criterion run into its table and plot. Every feature, as in
 # .ci/run's bench run, so that the same build serves both.

@@ -12,15 +12,12 @@ step rustup component add clippy
 step rustup target add thumbv7em-none-eabihf
 
 step cargo test --no-default-features
-# The fast path without `std` (AVX2 still detected at run time, by CPUID): the tests that
-# reach the scan.
-step cargo test -p tinytopk --no-default-features --features fast --lib --test prefilter \
-    --test bounded --test contract
-# Every feature together: the unit tests, the feature-gated tests and the fixtures (which read
-# half and serde), and the doctests of the gated items; the other test files do not change
-# with the features and run in the steps above and in .ci/run.
-step cargo test -p tinytopk --all-features --lib --test half --test serde --test parallel \
-    --test fixtures
+# The fast path without `std` (AVX2 still detected at run time, by CPUID).
+step cargo test -p tinytopk --no-default-features --features fast --tests
+# Every feature together: the tests (the feature-gated modules among them, and the fixtures
+# of f16 and bf16), and the doctests of the gated items. The same build as the mutant shard's
+# (.cargo/mutants.toml: every feature, --tests), which then starts warm.
+step cargo test -p tinytopk --all-features --tests
 step cargo test -p tinytopk --all-features --doc
 # Each feature alone (without the default ones) compiles without warnings, its tests and
 # benches with it. Checking is enough to find code that needs another feature; the tests of

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Parity fixtures (fixtures/FORMAT.md): the committed files are exactly what the Python
 # reference generates, and every row reads back and agrees with it. `cargo test` (run by
-# .ci/run) then runs every row through the Rust APIs (tests/fixtures.rs).
+# .ci/run) then runs every row through the Rust APIs (tests/integration/fixtures.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh

@@ -1,7 +1,7 @@
 //! `top_k_rows`: every row against the oracle, every row checked before any write (a NaN in
 //! the last row leaves the first rows untouched), errors named by flat position, and shapes.
 
-mod common;
+use crate::common;
 
 use common::{bits, oracle, zip_entries, F32_POOL};
 use proptest::prelude::*;

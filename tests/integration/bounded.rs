@@ -3,7 +3,7 @@
 //! it (the guess taken, a second pass below it, a floor raised by counting), with every value
 //! type that has its own bisection, and a NaN wherever the sample looks.
 
-mod common;
+use crate::common;
 
 use core::cmp::Reverse;
 

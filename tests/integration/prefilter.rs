@@ -5,7 +5,7 @@
 //! empty heap (4,096 values and more, k below 64, distinct or many-level values); the first
 //! NaN named whatever block of a long row it is in.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_every_api, assert_every_api_is_the_oracle, edge_row, oracle, zip_entries, Rng, Value,

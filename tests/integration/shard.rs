@@ -2,7 +2,7 @@
 //! gives exactly the one-pass result; merged entries may come in any index order; overlaps,
 //! NaN and out-of-range indices are errors that change nothing; indices past u32 never wrap.
 
-mod common;
+use crate::common;
 
 use common::{bits, oracle, zip_entries, Value};
 use proptest::prelude::*;

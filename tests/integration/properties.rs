@@ -1,7 +1,7 @@
 //! Property tests: every API against the oracle on tie-heavy rows of f32, f64 and i32 (each
 //! type's edge values and any rankable value).
 
-mod common;
+use crate::common;
 
 use common::{
     assert_every_api_is_the_oracle, bits, proptest_config, row_and_k, tie_heavy, via_slice_topk,

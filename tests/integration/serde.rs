@@ -1,7 +1,7 @@
 //! `serde` (feature): `TopK` and `Entry` round-trip through JSON, shards merge on arrival, and
 //! a corrupt state is an error, never a broken selector.
 
-mod common;
+use crate::common;
 
 use core::cmp::Ordering;
 

@@ -1,11 +1,11 @@
 //! `half::f16` and `half::bf16` (feature `half`): the order against f32 (the conversion is
 //! exact, so it is an independent oracle), every NaN bit pattern, and every API against the
-//! oracle on tie-heavy rows, as for f32 in tests/properties.rs.
+//! oracle on tie-heavy rows, as for f32 in tests/integration/properties.rs.
 //!
 //! The fixture rows of f16 and bf16 (fixtures/f16.txt, fixtures/bf16.txt) run through every
-//! API in tests/fixtures.rs.
+//! API in tests/integration/fixtures.rs.
 
-mod common;
+use crate::common;
 
 use common::{assert_every_api, ieee_order, oracle, row_and_k, tie_heavy, Value};
 use half::{bf16, f16};

@@ -4,7 +4,7 @@
 //! sizes of a selector whose value type has no order. Every answer is checked against the one
 //! oracle, on tie-heavy rows.
 
-mod common;
+use crate::common;
 
 use common::data::normal_logits;
 use common::*;

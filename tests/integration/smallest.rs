@@ -3,7 +3,7 @@
 //! tie rule (lower index first), -0.0 and 0.0 still tie, NaN inside still rejected with its
 //! position. `bottom_k_into` on the plain values gives the same.
 
-mod common;
+use crate::common;
 
 use core::cmp::Reverse;
 

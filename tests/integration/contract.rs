@@ -1,7 +1,7 @@
 //! The catalog of the C contract this crate derives from, by its names, run against
 //! `top_k_into`, `TopK` and `SliceTopK`.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_every_api, assert_every_api_is_the_oracle, oracle, seeded_tie_heavy, zip_entries, Rng,

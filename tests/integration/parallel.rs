@@ -2,7 +2,7 @@
 //! `par_top_k_rows` runs rows in parallel; both give bit for bit the single-threaded answer,
 //! the same errors, and write nothing on error.
 
-mod common;
+use crate::common;
 
 use common::{bits, seeded_tie_heavy, zip_entries, Rng, F32_POOL};
 use proptest::prelude::*;

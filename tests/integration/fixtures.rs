@@ -18,7 +18,7 @@
 //! the values made by `from_bits`; without it their headers are still checked, their rows are
 //! not read.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! they fill (`len`, `is_empty`, `peek_worst`), and a cleared selector, which starts a new
 //! stream.
 
-mod common;
+use crate::common;
 
 use common::{edge_row, oracle, zip_entries, Rng};
 use tinytopk::{Entry, SliceTopK, TopK};

@@ -1,6 +1,6 @@
 //! The value order of the built-in `TotalRank` impls and the entry order built on it.
 
-mod common;
+use crate::common;
 
 use core::cmp::Ordering;
 
