@@ -11,9 +11,14 @@ CARGO_MUTANTS_VERSION=27.1.0
 MSRV=1.81
 
 export CARGO_TERM_COLOR=never
-# The same properties, fewer cases: CI machines are shared.
+# In CI: the same properties with fewer cases (CI machines are shared), and test builds
+# made once from scratch, so without incremental state or debug info (a panic still names
+# its test and message): each takes about half the time.
 if [ "${CI:-}" = true ]; then
     export PROPTEST_CASES="${PROPTEST_CASES:-64}"
+    export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+    export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
+    export CARGO_PROFILE_TEST_DEBUG="${CARGO_PROFILE_TEST_DEBUG:-0}"
 fi
 
 # Prints a command, runs it, and prints how long it took; returns its exit code. The times
@@ -57,6 +62,16 @@ cargo_tool() {
         echo "==> $name $version: already installed"
     else
         step cargo install --locked "$name@$version"
+    fi
+}
+
+# What Miri needs: the pinned nightly (`nightly`), and gcc-multilib, since criterion (a
+# dev-dependency) builds a little C for the target and needs 32-bit headers for i686.
+miri_prerequisites() {
+    nightly
+    if ! dpkg -s gcc-multilib >/dev/null 2>&1; then
+        step apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq --no-install-recommends gcc-multilib
     fi
 }
 

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
-nightly
+miri_prerequisites
 # 64 bits, with AVX2 enabled at build time: Miri runs the explicit AVX2 code only then (it
 # cannot detect CPU features), so the unit tests check that unsafe code against the portable
 # code (which they force) and the naive order, and the contract's cases run through it. The
@@ -19,21 +19,21 @@ nightly
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 miri_avx2() {
-    RUSTFLAGS="-C target-feature=+avx2" cargo +"$NIGHTLY" miri test -p tinytopk --lib \
-        --test contract --target-dir target/miri-avx2 | tee "$log"
+    RUSTFLAGS="-C target-feature=+avx2" cargo +"$NIGHTLY" miri test -p tinytopk \
+        --target-dir target/miri-avx2 "$@"
 }
-step miri_avx2
+miri_avx2_lib() {
+    miri_avx2 --lib | tee "$log"
+}
+step miri_avx2_lib
 if ! grep -q '^test arch::tests::the_avx2_block_test_is_the_portable_one \.\.\. ok$' "$log"; then
     echo "error: the AVX2 module's test did not run under Miri with AVX2" >&2
     exit 1
 fi
-# criterion (a dev-dependency) builds a little C for the target: 32-bit headers for i686.
-if ! dpkg -s gcc-multilib >/dev/null 2>&1; then
-    step apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive step apt-get install -y -qq --no-install-recommends gcc-multilib
-fi
+# The contract's cases: the module `contract` of the one integration-test binary.
+step miri_avx2 --test integration -- contract::
 # A 32-bit usize: the contract's cases and the shards' global indices (u32::MAX and usize).
 step cargo +"$NIGHTLY" miri test -p tinytopk --target i686-unknown-linux-gnu \
-    --test contract --test shard
+    --test integration -- contract:: shard::
 
 step_summary .ci/platforms-miri.sh

@@ -6,10 +6,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
+# Miri interprets the tests on one core for minutes: it runs beside the parts that mostly
+# build, and its output is printed when it ends. Its installs come first, so that two apt-get
+# never run at once; it ends before the mutant shard, which changes src/ in place.
+miri_prerequisites
+miri_log=$(mktemp)
+miri_start=$SECONDS
+.ci/platforms-miri.sh >"$miri_log" 2>&1 &
+miri_pid=$!
+trap 'kill "$miri_pid" 2>/dev/null || true; rm -f "$miri_log"' EXIT
+
 step .ci/platforms-embedded.sh
 step .ci/platforms-wasm.sh
-step .ci/platforms-miri.sh
 step .ci/platforms-fuzz.sh
+
+miri_status=0
+wait "$miri_pid" || miri_status=$?
+echo "==> .ci/platforms-miri.sh (beside the parts above): its output"
+cat "$miri_log"
+STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - miri_start)) '.ci/platforms-miri.sh (beside the three above)')")
+if [ "$miri_status" -ne 0 ]; then
+    echo "error: .ci/platforms-miri.sh failed ($miri_status)" >&2
+    exit "$miri_status"
+fi
+
 step .ci/platforms-mutants.sh
 step scripts/code_size.sh
 

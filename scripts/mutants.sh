@@ -10,10 +10,16 @@ cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
 cargo_tool cargo-mutants "$CARGO_MUTANTS_VERSION"
-# The properties run 64 cases per mutant, as in CI.
-export PROPTEST_CASES="${PROPTEST_CASES:-64}"
+# The properties run 64 cases per mutant, as in CI. A property that fails on a mutant is
+# expected to: no shrinking of its case, and no regression file written for it (with
+# --in-place it would land in tests/).
+export PROPTEST_CASES="${PROPTEST_CASES:-64}" PROPTEST_MAX_SHRINK_ITERS=0
+export PROPTEST_DISABLE_FAILURE_PERSISTENCE=true
 # Every mutant relinks each test binary: without debug info that is several times faster.
 export CARGO_PROFILE_DEV_DEBUG=0 CARGO_PROFILE_TEST_DEBUG=0
+# A mutant changes one function: an incremental build redoes only what that touches (a build
+# from scratch takes several times longer), even where CI turns incremental builds off.
+export CARGO_INCREMENTAL=1
 echo "==> cargo mutants $*"
 status=0
 cargo mutants "$@" || status=$?
