@@ -108,20 +108,22 @@ pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
 }
 
 /// A row built against the scan's sample for this k: the places the scan samples first (runs
-/// of 8, one in each of `runs` equal stretches of the row, at a place a hash of the run's
-/// number picks, sized as `src/scan/threshold.rs` sizes them) hold values below every other
+/// of 64, one in each of `runs` equal stretches of the row, at a place a hash of the run's
+/// number picks, rounded down to a multiple of 64, sized as `src/scan/threshold.rs` sizes
+/// them) hold values below every other
 /// (`high == false`), so that the guess lets nearly every value through, or above every other
 /// (`high == true`), so that fewer than k are above it; the other values rise.
 pub fn anti_sample(n: usize, k: usize, high: bool) -> Vec<f32> {
     let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let size = (n / 16).min(45 * n / k.max(1));
-    let runs = size / 8;
+    let runs = size / 16;
     if runs >= 2 {
         let stride = n / runs;
         for run in 0..runs {
             let hash = (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-            let at = (run * stride + (hash % (stride as u64 - 7)) as usize).min(n - 8);
-            for (i, v) in (at..).zip(&mut x[at..at + 8]) {
+            let at =
+                ((run * stride + (hash % (stride as u64 - 15)) as usize) / 16 * 16).min(n - 16);
+            for (i, v) in (at..).zip(&mut x[at..at + 16]) {
                 *v = if high {
                     (n + i) as f32
                 } else {
