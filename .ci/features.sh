@@ -15,8 +15,9 @@ step cargo test --no-default-features
 # The fast path without `std` (AVX2 still detected at run time, by CPUID).
 step cargo test -p tinytopk --no-default-features --features fast --tests
 # Every feature together: the tests (the feature-gated modules among them, and the fixtures
-# of f16 and bf16), and the doctests of the gated items. The same build as the mutant shard's
-# (.cargo/mutants.toml: every feature, --tests), which then starts warm.
+# of f16 and bf16), and the doctests of the gated items. The same features and targets as the
+# mutant shard's (.cargo/mutants.toml: every feature, --tests), which then finds the
+# dependencies built.
 step cargo test -p tinytopk --all-features --tests
 step cargo test -p tinytopk --all-features --doc
 # Each feature alone (without the default ones) compiles without warnings, its tests and

@@ -77,6 +77,9 @@ miri_prerequisites() {
 
 # The pinned nightly with Miri and the standard library's source (Miri and the fuzz build
 # compile their own std). Does nothing but check when it is already installed.
+# With it, what the other scripts use of it (llvm-tools and the M4F's target, for the static
+# stack figures of scripts/stack_and_cycles.sh), so that no install changes the toolchain
+# while Miri runs from it in the background (.ci/platforms.sh).
 nightly() {
     if rustup run "$NIGHTLY" cargo miri --version >/dev/null 2>&1 &&
         [ -d "$(rustup run "$NIGHTLY" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
@@ -84,4 +87,8 @@ nightly() {
     else
         step rustup toolchain install "$NIGHTLY" --profile minimal --component miri,rust-src
     fi
+    rustup component add --toolchain "$NIGHTLY" llvm-tools >/dev/null 2>&1 ||
+        step rustup component add --toolchain "$NIGHTLY" llvm-tools
+    rustup target add --toolchain "$NIGHTLY" thumbv7em-none-eabihf >/dev/null 2>&1 ||
+        step rustup target add --toolchain "$NIGHTLY" thumbv7em-none-eabihf
 }

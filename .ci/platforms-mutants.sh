@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 shards=64
 shard=${MUTANTS_SHARD:-0}
 # In the source tree (restored after each mutant), so that the builds reuse target/, where
-# .ci/features.sh built the same tests with the same features; a copy would start cold.
+# .ci/features.sh built the dependencies for the same tests with the same features (a copy
+# would build them again); the crate itself is built once more, incrementally, for the
+# baseline, since scripts/mutants.sh turns incremental builds on.
 step scripts/mutants.sh --in-place --shard "$shard/$shards"
 
 step_summary .ci/platforms-mutants.sh

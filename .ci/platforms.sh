@@ -7,14 +7,25 @@ cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
 # Miri interprets the tests on one core for minutes: it runs beside the parts that mostly
-# build, and its output is printed when it ends. Its installs come first, so that two apt-get
-# never run at once; it ends before the mutant shard, which changes src/ in place.
+# build, and its output is printed when it ends. Its installs come first (the pinned
+# nightly with all that any script uses of it, gcc-multilib), so that nothing installs while
+# it runs; it ends before the mutant shard, which changes src/ in place. In a session of its
+# own, so that a failure of the parts beside it stops it and all it started, and its output
+# so far is printed.
 miri_prerequisites
 miri_log=$(mktemp)
 miri_start=$SECONDS
-.ci/platforms-miri.sh >"$miri_log" 2>&1 &
+setsid -w .ci/platforms-miri.sh >"$miri_log" 2>&1 &
 miri_pid=$!
-trap 'kill "$miri_pid" 2>/dev/null || true; rm -f "$miri_log"' EXIT
+stop_miri() {
+    if kill -0 "$miri_pid" 2>/dev/null; then
+        kill -- -"$miri_pid" 2>/dev/null || true
+        echo "==> .ci/platforms-miri.sh stopped, as a part beside it failed; its output so far:"
+        cat "$miri_log"
+    fi
+    rm -f "$miri_log"
+}
+trap stop_miri EXIT
 
 step .ci/platforms-embedded.sh
 step .ci/platforms-wasm.sh

@@ -108,10 +108,9 @@ pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
 }
 
 /// A row built against the scan's sample for this k: the places the scan samples first (runs
-/// of 64, one in each of `runs` equal stretches of the row, at a place a hash of the run's
-/// number picks, rounded down to a multiple of 64, sized as `src/scan/threshold.rs` sizes
-/// them) hold values below every other
-/// (`high == false`), so that the guess lets nearly every value through, or above every other
+/// of 16, one in each of `runs` equal stretches of the row, at a place a hash of the run's
+/// number picks, rounded down to a multiple of 16, sized as `src/scan/threshold.rs` sizes
+/// them) hold values below every other (`high == false`), so that the guess lets nearly every value through, or above every other
 /// (`high == true`), so that fewer than k are above it; the other values rise.
 pub fn anti_sample(n: usize, k: usize, high: bool) -> Vec<f32> {
     let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
