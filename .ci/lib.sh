@@ -76,10 +76,10 @@ miri_prerequisites() {
 }
 
 # The pinned nightly with Miri and the standard library's source (Miri and the fuzz build
-# compile their own std). Does nothing but check when it is already installed.
-# With it, what the other scripts use of it (llvm-tools and the M4F's target, for the static
-# stack figures of scripts/stack_and_cycles.sh), so that no install changes the toolchain
-# while Miri runs from it in the background (.ci/platforms.sh).
+# compile their own std), and what the other scripts use of it (llvm-tools and the M4F's
+# target, for the static stack figures of scripts/stack_and_cycles.sh), so that no install
+# changes the toolchain while Miri runs from it in the background (.ci/platforms.sh). Does
+# nothing but check when all of it is installed.
 nightly() {
     if rustup run "$NIGHTLY" cargo miri --version >/dev/null 2>&1 &&
         [ -d "$(rustup run "$NIGHTLY" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then

@@ -35,7 +35,7 @@ miri_status=0
 wait "$miri_pid" || miri_status=$?
 echo "==> .ci/platforms-miri.sh (beside the parts above): its output"
 cat "$miri_log"
-STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - miri_start)) '.ci/platforms-miri.sh (beside the three above)')")
+STEP_TIMES+=("$(printf '%5d s  %s' $((SECONDS - miri_start)) '.ci/platforms-miri.sh (beside the three above, until all four ended)')")
 if [ "$miri_status" -ne 0 ]; then
     echo "error: .ci/platforms-miri.sh failed ($miri_status)" >&2
     exit "$miri_status"

@@ -110,19 +110,22 @@ pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
 /// A row built against the scan's sample for this k: the places the scan samples first (runs
 /// of 16, one in each of `runs` equal stretches of the row, at a place a hash of the run's
 /// number picks, rounded down to a multiple of 16, sized as `src/scan/threshold.rs` sizes
-/// them) hold values below every other (`high == false`), so that the guess lets nearly every value through, or above every other
-/// (`high == true`), so that fewer than k are above it; the other values rise.
+/// them) hold values below every other (`high == false`), so that the guess lets nearly
+/// every value through, or above every other (`high == true`), so that fewer than k are above
+/// it; the other values rise.
 pub fn anti_sample(n: usize, k: usize, high: bool) -> Vec<f32> {
+    /// The sample's run, as `src/scan/threshold.rs` has it.
+    const RUN: usize = 16;
     let mut x: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let size = (n / 16).min(45 * n / k.max(1));
-    let runs = size / 16;
+    let runs = size / RUN;
     if runs >= 2 {
         let stride = n / runs;
         for run in 0..runs {
             let hash = (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-            let at =
-                ((run * stride + (hash % (stride as u64 - 15)) as usize) / 16 * 16).min(n - 16);
-            for (i, v) in (at..).zip(&mut x[at..at + 16]) {
+            let room = (stride - RUN) as u64 + 1;
+            let at = ((run * stride + (hash % room) as usize) / RUN * RUN).min(n - RUN);
+            for (i, v) in (at..).zip(&mut x[at..at + RUN]) {
                 *v = if high {
                     (n + i) as f32
                 } else {
