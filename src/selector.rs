@@ -54,6 +54,16 @@ impl<T, S> Selector<T, S> {
     pub fn stream_len(&self) -> u64 {
         self.next
     }
+
+    /// The storage.
+    pub(crate) fn heap(&self) -> &S {
+        &self.heap
+    }
+
+    /// The storage, by value.
+    pub(crate) fn into_heap(self) -> S {
+        self.heap
+    }
 }
 
 /// What needs no order on the values: the sizes.
@@ -270,6 +280,11 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     pub(crate) fn into_sorted_heap(mut self) -> S {
         heap::sort(&mut self.heap);
         self.heap
+    }
+
+    /// Sorts the kept entries in place, best first; the selector is no longer a heap.
+    pub(crate) fn sort_best_first(&mut self) {
+        heap::sort(&mut self.heap);
     }
 
     /// Merges entries from anywhere, in any order (another device's top k, a deserialized

@@ -7,15 +7,15 @@
 //! Named here so that a caller can spell out the types; none of them allocates.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
 use core::iter::FusedIterator;
 use core::ops::{Deref, Range};
-
-use arrayvec::ArrayVec;
 
 use crate::heap::Storage;
 use crate::Entry;
 #[cfg(doc)]
-use crate::{Selector, TopK};
+use crate::Selector;
+use crate::TopK;
 
 /// Up to `K` entries, best first: descending value, equal values by ascending index. Derefs to
 /// `[Entry<T>]`, so it reads as a slice (`iter`, `len`, `first`, indexing, `to_vec`); iterated
@@ -31,15 +31,19 @@ use crate::{Selector, TopK};
 /// assert_eq!(pairs, [(1, 3.0), (2, 2.0)]);
 /// # Ok::<(), tinytopk::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Sorted<T, const K: usize> {
-    entries: ArrayVec<Entry<T>, K>,
+    /// The selector itself, its storage sorted best first in place: made from it without a
+    /// copy of the entries, so that a caller who reads them where they are (a firmware
+    /// writing them out, say) copies nothing.
+    top: TopK<T, K>,
 }
 
 impl<T, const K: usize> Sorted<T, K> {
-    /// Entries already best first.
-    pub(crate) fn new(entries: ArrayVec<Entry<T>, K>) -> Self {
-        Sorted { entries }
+    /// Wraps a selector whose entries are already best first.
+    #[inline]
+    pub(crate) fn new(top: TopK<T, K>) -> Self {
+        Sorted { top }
     }
 
     /// The entries, best first, as a slice.
@@ -53,7 +57,7 @@ impl<T, const K: usize> Sorted<T, K> {
     /// ```
     #[must_use]
     pub fn as_slice(&self) -> &[Entry<T>] {
-        &self.entries
+        self.top.heap().as_slice()
     }
 }
 
@@ -61,20 +65,38 @@ impl<T, const K: usize> Deref for Sorted<T, K> {
     type Target = [Entry<T>];
 
     fn deref(&self) -> &[Entry<T>] {
-        &self.entries
+        self.top.heap().as_slice()
     }
 }
 
 impl<T, const K: usize> AsRef<[Entry<T>]> for Sorted<T, K> {
     fn as_ref(&self) -> &[Entry<T>] {
-        &self.entries
+        self.top.heap().as_slice()
     }
 }
 
 /// Printed as the list of its entries, best first.
 impl<T: fmt::Debug, const K: usize> fmt::Debug for Sorted<T, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.entries.iter()).finish()
+        f.debug_list()
+            .entries(self.top.heap().as_slice().iter())
+            .finish()
+    }
+}
+
+/// Equal when they hold the same entries.
+impl<T: PartialEq, const K: usize> PartialEq for Sorted<T, K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Eq, const K: usize> Eq for Sorted<T, K> {}
+
+/// Hashed as the slice of its entries.
+impl<T: Hash, const K: usize> Hash for Sorted<T, K> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
     }
 }
 
@@ -103,7 +125,7 @@ impl<T, const K: usize> IntoIterator for Sorted<T, K> {
     /// The entries by value, best first.
     fn into_iter(self) -> IntoIter<T, K> {
         IntoIter {
-            inner: self.entries.into_iter(),
+            inner: self.top.into_heap().into_entries().into_iter(),
         }
     }
 }
@@ -113,7 +135,7 @@ impl<'a, T, const K: usize> IntoIterator for &'a Sorted<T, K> {
     type IntoIter = core::slice::Iter<'a, Entry<T>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.iter()
+        self.top.heap().as_slice().iter()
     }
 }
 

@@ -66,8 +66,10 @@ impl<T: TotalRank, const K: usize> TopK<T, K> {
     /// # Ok::<(), tinytopk::Error>(())
     /// ```
     #[must_use = "`self` is dropped if the result is not used"]
-    pub fn into_sorted(self) -> Sorted<T, K> {
-        Sorted::new(self.into_sorted_heap().into_entries())
+    #[inline]
+    pub fn into_sorted(mut self) -> Sorted<T, K> {
+        self.sort_best_first();
+        Sorted::new(self)
     }
 
     /// A sorted copy of the kept entries, best first, leaving `self` as it is: a copy of the

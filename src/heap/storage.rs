@@ -130,6 +130,11 @@ impl<T, const K: usize> Array<T, K> {
     pub(crate) fn into_entries(self) -> ArrayVec<Entry<T>, K> {
         self.entries
     }
+
+    /// The kept entries, in heap order until sorted.
+    pub(crate) fn as_slice(&self) -> &[Entry<T>] {
+        &self.entries
+    }
 }
 
 entries_storage!([T, const K: usize] Array<T, K>, |_array| K);

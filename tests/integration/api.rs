@@ -285,3 +285,29 @@ fn debug_shows_the_public_state() {
     let sorted = format!("{:?}", top.sorted());
     assert!(sorted.starts_with("[Entry"), "{sorted}");
 }
+
+/// Two sorted results are equal, and hash alike, when they hold the same entries, whatever
+/// the streams that made them (a different offset or stream length).
+#[test]
+fn sorted_results_compare_and_hash_by_their_entries() {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    let hash = |x: &dyn Fn(&mut DefaultHasher)| {
+        let mut h = DefaultHasher::new();
+        x(&mut h);
+        h.finish()
+    };
+    let mut a = TopK::<i32, 2>::new();
+    a.extend_from_slice(&[5, 9, 1]).unwrap();
+    let mut b = TopK::<i32, 2>::new();
+    b.extend_from_slice(&[5, 9, 1, -3, 0]).unwrap();
+    let mut c = TopK::<i32, 2>::new();
+    c.extend_from_slice(&[9, 5]).unwrap();
+    let (a, b, c) = (a.into_sorted(), b.into_sorted(), c.into_sorted());
+    assert_eq!(a, b);
+    assert_eq!(hash(&|h| a.hash(h)), hash(&|h| b.hash(h)));
+    assert_eq!(hash(&|h| a.hash(h)), hash(&|h| a.as_slice().hash(h)));
+    assert_ne!(a, c); // the same values at other indices
+    assert_eq!(a.clone(), a);
+    assert_eq!(a, [Entry::new(9, 1), Entry::new(5, 0)]);
+}

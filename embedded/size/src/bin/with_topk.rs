@@ -1,5 +1,5 @@
 //! `top_k_into::<f32>` and a streaming `TopK<f32, 40>` (push, extend_from_slice,
-//! peek_worst, into_sorted).
+//! peek_worst, into_sorted), whose sorted entries go to the output buffers.
 #![no_std]
 #![no_main]
 
@@ -14,6 +14,9 @@ fn main() -> ! {
         keep(top.push(x[0]));
         keep(top.extend_from_slice(&x[1..]));
         keep(top.peek_worst());
-        top.into_sorted()
+        for ((i, v), e) in idx.iter_mut().zip(val.iter_mut()).zip(top.into_sorted().iter()) {
+            *i = e.index;
+            *v = e.value;
+        }
     })
 }
