@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Miri on 64 and 32 bits. The crate's one unsafe module is the AVX2 code (src/arch/avx2.rs),
-# and the C ABI's pointer code is checked under Miri in .ci/capi.sh; the rest is safe Rust,
+# Miri on 64 and 32 bits. The crate's unsafe code is the AVX2 module (src/arch/avx2.rs) and
+# the two slice casts of src/reverse.rs (both reached by the unit tests), and the C ABI's pointer code is checked under Miri in .ci/capi.sh; the rest is safe Rust,
 # where Miri can find only what the tests find without it (a panic, a wrong answer). So Miri
 # runs the unit tests and the contract's cases, which reach every public API; every test
 # file, on 32 bits too, runs natively on wasm32 in .ci/platforms-wasm.sh. Fewer cases under

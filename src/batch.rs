@@ -2,7 +2,7 @@
 
 use crate::check::check_values;
 #[cfg(feature = "fast")]
-use crate::slice::sort_all;
+use crate::{heap::storage::Slices, slice::sort_all};
 use crate::{Error, SliceTopK, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
@@ -82,7 +82,8 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
 ) -> Result<(), Error> {
     #[cfg(feature = "fast")]
     if idx.len() == values.len() {
-        return sort_all(values, idx, val);
+        sort_all(values, Slices::new(idx, val)?);
+        return Ok(());
     }
     let mut top = SliceTopK::new(idx, val)?;
     top.extend_rankable(values)?;

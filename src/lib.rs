@@ -47,7 +47,8 @@
 //! - Indices are `u32`: a stream longer than `u32::MAX + 1` values is an error, never a wrap.
 //! - No allocation, no `std`, no panic. The only `unsafe` code, the AVX2 copy of the scan, its
 //!   block test (run only once the CPU is known to have AVX2) and the CPUID detection, is fenced
-//!   in one internal file.
+//!   in one internal file, beside two casts of a slice of `T` to one of `Reverse<T>` (a
+//!   `repr(transparent)` wrapper) and back in another.
 //!
 //! # The APIs
 //!
@@ -116,6 +117,7 @@ mod error;
 #[cfg(feature = "half")]
 mod half;
 mod rank;
+mod reverse;
 
 // The engine, each layer calling only the ones below it: the selectors, then `push` and
 // `extend`, the run-time dispatch, the block scan, and at the bottom the block test, the heap

@@ -130,6 +130,16 @@ pub trait TotalRank: Copy {
         let _ = values;
         None
     }
+
+    /// `values` as the `f32`s inside them if `Self` is `Reverse<f32>`, else `None`: how the
+    /// explicit SIMD block test serves the smallest-k order of `f32` too. Not part of the API,
+    /// as [`as_f32s`](TotalRank::as_f32s).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_reversed_f32s(values: &[Self]) -> Option<&[f32]> {
+        let _ = values;
+        None
+    }
 }
 
 /// `!is_nan`, for every float type (f32, f64 and any other `FloatCore`).
@@ -293,6 +303,11 @@ impl<T: TotalRank> TotalRank for core::cmp::Reverse<T> {
     #[inline]
     fn rank_midpoint(low: &Self, high: &Self) -> Option<Self> {
         T::rank_midpoint(&high.0, &low.0).map(core::cmp::Reverse)
+    }
+    /// `T::as_f32s` of the values inside: `Some` for `Reverse<f32>`.
+    #[inline(always)]
+    fn as_reversed_f32s(values: &[Self]) -> Option<&[f32]> {
+        T::as_f32s(crate::reverse::unreversed(values))
     }
 }
 

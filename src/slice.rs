@@ -1,10 +1,11 @@
 //! [`top_k_into`]: the k best values of a slice, into caller buffers.
 
-use core::cmp::Reverse;
-
 use crate::check::check_values;
-use crate::heap::storage::{Reversed, Storage};
-use crate::{Error, Selector, SliceTopK, TotalRank};
+use crate::heap::storage::{Reversed, Slices, Storage};
+use crate::reverse::reversed;
+use crate::{Error, Selector, TotalRank};
+#[cfg(doc)]
+use core::cmp::Reverse;
 
 /// Writes the `k = idx.len()` best entries of `x` into `idx` and `val`, best first: values in
 /// descending order, equal values by ascending index, and a tie at the k-th place goes to the
@@ -33,24 +34,16 @@ use crate::{Error, Selector, SliceTopK, TotalRank};
 /// [`Error::KTooLarge`] if `k > x.len()` and `x` has no NaN. `idx` and `val` are then
 /// untouched.
 pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
-    let mut top = SliceTopK::new(idx, val)?;
-    check_k(&top, x)?;
-    #[cfg(feature = "fast")]
-    if top.capacity() == x.len() {
-        check_values(0, x)?;
-        return sort_all(x, idx, val);
-    }
-    top.extend_from_slice(x)?;
-    top.into_sorted();
-    Ok(())
+    into_buffers(x, Slices::new(idx, val)?)
 }
 
 /// Writes the `k = idx.len()` *smallest* entries of `x` into `idx` and `val`, smallest first:
 /// values in ascending order, equal values by ascending index, and a tie at the k-th place
 /// goes to the lower index. The order of [`TopK<Reverse<T>, K>`](crate::TopK) (see
-/// [`TotalRank`] for [`Reverse`]), on a plain `&[T]` with no copy of the row: the values are
-/// read as `Reverse<T>` by chunks on the stack, and the heap keeps them in `val` as plain
-/// `T`. For `f32` the block test is one IEEE comparison per value, as for the largest.
+/// [`TotalRank`] for [`Reverse`]), on a plain `&[T]` with no copy of the row: the row is
+/// read in place as `Reverse<T>` (the same layout) by the same scan as [`top_k_into`]'s, and
+/// the heap keeps the values in `val` as plain `T`. For `f32` the block test is one IEEE
+/// comparison per value, as for the largest, with the same explicit SIMD code.
 ///
 /// The same checks, errors and promises as [`top_k_into`]: nothing is written on an error.
 ///
@@ -71,10 +64,23 @@ pub fn top_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Resu
 /// for the first NaN whatever `k` is, [`Error::KTooLarge`]. `idx` and `val` are then
 /// untouched.
 pub fn bottom_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> Result<(), Error> {
-    let mut top = Selector::over(Reversed::new(idx, val)?, 0);
+    into_buffers(reversed(x), Reversed::new(idx, val)?)
+}
+
+/// The `k` best entries of `x`, `k` the capacity of the empty `heap` over the caller's
+/// buffers, left in them best first: [`top_k_into`] and [`bottom_k_into`], checked as they
+/// say.
+fn into_buffers<S: Storage>(x: &[S::Value], heap: S) -> Result<(), Error> {
+    let mut top = Selector::over(heap, 0);
     check_k(&top, x)?;
-    top.try_extend(x.iter().map(|&v| Reverse(v)))?;
-    // Sorted in place: the buffers hold the entries best first, the smallest first.
+    #[cfg(feature = "fast")]
+    if top.capacity() == x.len() {
+        check_values(0, x)?;
+        sort_all(x, top.into_heap());
+        return Ok(());
+    }
+    top.extend_from_slice(x)?;
+    // Sorted in place: the buffers hold the entries best first.
     let _ = top.into_sorted_heap();
     Ok(())
 }
@@ -93,26 +99,18 @@ fn check_k<S: Storage, T: TotalRank>(top: &Selector<S::Value, S>, x: &[T]) -> Re
     Ok(())
 }
 
-/// Every value of `values`, which are rankable and at most `MAX_STREAM_LEN`, into `idx` and
-/// `val`, whose length is theirs, best first, with the `fast` feature. With every value kept
-/// there is nothing to select and no heap to build: the entries go to the buffers in stream
-/// order, where the sort takes one pass for a row that is in order already (rising, falling
-/// or all equal), as a sort of the row itself would.
+/// Every value of `values`, which are rankable and at most `MAX_STREAM_LEN`, into the empty
+/// storage `all`, whose capacity is their number, best first, with the `fast` feature. With
+/// every value kept there is nothing to select and no heap to build: the entries go to the
+/// storage in stream order, where the sort takes one pass for a row that is in order already
+/// (rising, falling or all equal), as a sort of the row itself would.
 #[cfg(feature = "fast")]
-pub(crate) fn sort_all<T: TotalRank>(
-    values: &[T],
-    idx: &mut [u32],
-    val: &mut [T],
-) -> Result<(), Error> {
-    use crate::heap::storage::{sealed::Sealed as _, Slices};
-    use crate::heap::{self, Storage as _};
+pub(crate) fn sort_all<S: Storage>(values: &[S::Value], mut all: S) {
     use crate::Entry;
 
-    let mut all = Slices::new(idx, val)?;
-    debug_assert_eq!(all.capacity(), values.len());
+    debug_assert_eq!((all.len(), all.capacity()), (0, values.len()));
     for (index, &value) in (0..).zip(values).take(all.capacity()) {
         all.append(Entry { value, index });
     }
-    heap::sort(&mut all);
-    Ok(())
+    crate::heap::sort(&mut all);
 }

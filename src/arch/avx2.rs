@@ -1,5 +1,5 @@
-//! The AVX2 copy of the scan, and its block test for `f32`: eight 256-bit comparisons, seven
-//! ORs and one `movmsk` per block of 64 values, and the run-time detection of AVX2 (CPUID and
+//! The AVX2 copy of the scan, and its block test for `f32` and `Reverse<f32>`: eight 256-bit
+//! comparisons, seven ORs and one `movmsk` per block of 64 values, and the run-time detection of AVX2 (CPUID and
 //! XGETBV, no `std` needed). The only file of the crate that allows `unsafe`: each call of a
 //! vector intrinsic is proven by an [`Avx2`] token, which exists only once the CPU is known to
 //! have AVX2.
@@ -7,7 +7,7 @@
 
 use core::arch::x86_64::{
     __m256, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_movemask_ps, _mm256_or_ps, _mm256_set1_ps,
-    _mm256_setzero_ps, _CMP_NLE_UQ,
+    _mm256_setzero_ps, _CMP_NGE_UQ, _CMP_NLE_UQ,
 };
 use core::slice;
 #[cfg(not(target_feature = "avx2"))]
@@ -183,7 +183,9 @@ impl BlockTest for Avx2 {
     fn flagged<T: TotalRank>(self, block: &[T], threshold: &T) -> bool {
         match as_f32(block, threshold) {
             // SAFETY: `self` exists only if the CPU has AVX2.
-            Some((block, threshold)) => unsafe { movmsk(compare(block, threshold)) != 0 },
+            Some((block, threshold, order)) => unsafe {
+                movmsk(compare(block, threshold, order)) != 0
+            },
             None => Portable.flagged(block, threshold),
         }
     }
@@ -192,27 +194,46 @@ impl BlockTest for Avx2 {
     fn mask<T: TotalRank>(self, block: &[T], threshold: &T) -> u64 {
         match as_f32(block, threshold) {
             // SAFETY: `self` exists only if the CPU has AVX2.
-            Some((block, threshold)) => unsafe { mask_f32(block, threshold) },
+            Some((block, threshold, order)) => unsafe { mask_f32(block, threshold, order) },
             None => Portable.mask(block, threshold),
         }
     }
 }
 
-/// A full block of `f32` and its threshold, if `T` is `f32` ([`TotalRank::as_f32s`]).
+/// The order of the `f32`s of a block: their own (`f32`), or the reverse (`Reverse<f32>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Order {
+    /// `f32`: the largest rank best.
+    Largest,
+    /// `Reverse<f32>`: the smallest rank best.
+    Smallest,
+}
+
+/// A full block of `f32` and its threshold, with their order, if `T` is `f32`
+/// ([`TotalRank::as_f32s`]) or `Reverse<f32>` ([`TotalRank::as_reversed_f32s`]).
 #[inline(always)]
 pub(super) fn as_f32<'a, T: TotalRank>(
     block: &'a [T],
     threshold: &T,
-) -> Option<(&'a [f32; BLOCK], f32)> {
-    let block = T::as_f32s(block)?.try_into().ok()?;
-    match T::as_f32s(slice::from_ref(threshold))? {
-        &[threshold] => Some((block, threshold)),
+) -> Option<(&'a [f32; BLOCK], f32, Order)> {
+    let threshold = slice::from_ref(threshold);
+    let (block, threshold, order) = match (T::as_f32s(block), T::as_f32s(threshold)) {
+        (Some(block), Some(threshold)) => (block, threshold, Order::Largest),
+        _ => (
+            T::as_reversed_f32s(block)?,
+            T::as_reversed_f32s(threshold)?,
+            Order::Smallest,
+        ),
+    };
+    match threshold {
+        &[threshold] => Some((block.try_into().ok()?, threshold, order)),
         _ => None,
     }
 }
 
-/// [`TotalRank::may_enter_above`] of each value of `block`, as eight lane masks:
-/// `!(v <= threshold)`, the "not less or equal, unordered" comparison, true for NaN.
+/// [`TotalRank::may_enter_above`] of each value of `block`, as eight lane masks: for `f32`
+/// `!(v <= threshold)`, the "not less or equal, unordered" comparison, and for `Reverse<f32>`
+/// `!(v >= threshold)`, "not greater or equal, unordered": both true for NaN.
 ///
 /// # Safety
 ///
@@ -220,7 +241,7 @@ pub(super) fn as_f32<'a, T: TotalRank>(
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(unused_unsafe)] // the intrinsics are safe here from Rust 1.87 on; 1.81 is supported
-unsafe fn compare(block: &[f32; BLOCK], threshold: f32) -> [__m256; VECTORS] {
+unsafe fn compare(block: &[f32; BLOCK], threshold: f32, order: Order) -> [__m256; VECTORS] {
     // SAFETY: the caller makes sure of AVX2; `chunk` holds the `WIDTH` values the load
     // reads, with no alignment needed.
     unsafe {
@@ -228,7 +249,10 @@ unsafe fn compare(block: &[f32; BLOCK], threshold: f32) -> [__m256; VECTORS] {
         let mut masks = [_mm256_setzero_ps(); VECTORS];
         for (mask, chunk) in masks.iter_mut().zip(block.chunks_exact(WIDTH)) {
             let values = _mm256_loadu_ps(chunk.as_ptr());
-            *mask = _mm256_cmp_ps::<_CMP_NLE_UQ>(values, threshold);
+            *mask = match order {
+                Order::Largest => _mm256_cmp_ps::<_CMP_NLE_UQ>(values, threshold),
+                Order::Smallest => _mm256_cmp_ps::<_CMP_NGE_UQ>(values, threshold),
+            };
         }
         masks
     }
@@ -261,10 +285,10 @@ unsafe fn movmsk(masks: [__m256; VECTORS]) -> i32 {
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(unused_unsafe)] // the intrinsics are safe here from Rust 1.87 on; 1.81 is supported
-unsafe fn mask_f32(block: &[f32; BLOCK], threshold: f32) -> u64 {
+unsafe fn mask_f32(block: &[f32; BLOCK], threshold: f32, order: Order) -> u64 {
     // SAFETY: the caller makes sure of AVX2.
     unsafe {
-        let masks = compare(block, threshold);
+        let masks = compare(block, threshold, order);
         let mut bits = 0;
         for (i, &m) in masks.iter().enumerate() {
             // `movmsk` sets the low `WIDTH` bits only: a `u8` each, lossless.

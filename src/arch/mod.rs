@@ -137,11 +137,13 @@ mod tests {
 
     /// The AVX2 block test answers as the portable one, bit for bit, on blocks of edge values
     /// (every NaN payload kind, ±0, ±inf, subnormals, extremes) at every lane, against every
-    /// rankable edge value as the threshold; and it serves `f32` with its own code.
+    /// rankable edge value as the threshold, in both orders (`f32` and `Reverse<f32>`); and it
+    /// serves those two with its own code.
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     #[test]
     fn the_avx2_block_test_is_the_portable_one() {
         use crate::block::{BlockTest, BLOCK};
+        use core::cmp::Reverse;
 
         // The token exists exactly when the CPU has AVX2, as std's detection finds (the crate's
         // own runs with or without the `std` feature).
@@ -157,6 +159,10 @@ mod tests {
         assert!(avx2::as_f32(&[0.0_f32; BLOCK], &0.0).is_some());
         assert!(avx2::as_f32(&[0.0_f32; BLOCK - 1], &0.0).is_none());
         assert!(avx2::as_f32(&[0.0_f64; BLOCK], &0.0).is_none());
+        let reversed = [Reverse(0.0_f32); BLOCK];
+        let order = avx2::as_f32(&reversed, &Reverse(0.0)).map(|(_, _, order)| order);
+        assert_eq!(order, Some(avx2::Order::Smallest));
+        assert!(avx2::as_f32(&[Reverse(0.0_f64); BLOCK], &Reverse(0.0)).is_none());
         let nans = [
             f32::NAN,
             -f32::NAN,
@@ -191,6 +197,12 @@ mod tests {
                 );
                 let flagged = Portable.flagged(block, threshold);
                 assert_eq!(avx2.flagged(block, threshold), flagged);
+                assert_eq!(flagged, portable != 0);
+                let (block, threshold) = (crate::reverse::reversed(block), Reverse(*threshold));
+                let portable = Portable.mask(block, &threshold);
+                assert_eq!(avx2.mask(block, &threshold), portable, "reversed");
+                let flagged = Portable.flagged(block, &threshold);
+                assert_eq!(avx2.flagged(block, &threshold), flagged);
                 assert_eq!(flagged, portable != 0);
             }
         }

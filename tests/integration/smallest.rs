@@ -132,8 +132,8 @@ proptest! {
     }
 }
 
-/// Rows longer than `bottom_k_into`'s chunks and k on both sides of its stack copy; a NaN in a
-/// later chunk is named and nothing is written.
+/// Rows longer than the scan's one-pass bound, k on both sides of its stack copy and k = n (a
+/// sort of the whole row); a NaN anywhere is named and nothing is written.
 #[test]
 fn bottom_k_into_on_long_rows_and_errors_writes_nothing() {
     let mut rng = common::Rng(0xB07);
@@ -144,7 +144,7 @@ fn bottom_k_into_on_long_rows_and_errors_writes_nothing() {
         (0..n).map(|i| -((i / 3) as f32)).collect(),
     ];
     for x in &rows {
-        for k in [1, 40, 64, 65, 200] {
+        for k in [1, 40, 64, 65, 200, n] {
             assert_smallest(x, k, &smallest_oracle(x, k));
             for at in [0, n / 2, n - 1] {
                 let mut bad = x.clone();
