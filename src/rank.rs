@@ -140,6 +140,26 @@ pub trait TotalRank: Copy {
         let _ = values;
         None
     }
+
+    /// `values` as `f32`s if `Self` is `f32`, else `None`: how the radix sort of a whole row
+    /// borrows a value buffer as scratch. Not part of the API, as
+    /// [`as_f32s`](TotalRank::as_f32s).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_f32s_mut(values: &mut [Self]) -> Option<&mut [f32]> {
+        let _ = values;
+        None
+    }
+
+    /// `entries` as entries of `f32` if `Self` is `f32`, else `None`: how the radix sort of a
+    /// whole row borrows an array of entries as scratch. Not part of the API, as
+    /// [`as_f32s`](TotalRank::as_f32s).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn as_f32_entries_mut(entries: &mut [crate::Entry<Self>]) -> Option<&mut [crate::Entry<f32>]> {
+        let _ = entries;
+        None
+    }
 }
 
 /// `!is_nan`, for every float type (f32, f64 and any other `FloatCore`).
@@ -256,6 +276,16 @@ impl_float!(
         #[inline(always)]
         fn as_f32s(values: &[Self]) -> Option<&[f32]> {
             Some(values)
+        }
+        /// `Some(values)`: the radix sort serves `f32`.
+        #[inline(always)]
+        fn as_f32s_mut(values: &mut [Self]) -> Option<&mut [f32]> {
+            Some(values)
+        }
+        /// `Some(entries)`: the radix sort serves `f32`.
+        #[inline(always)]
+        fn as_f32_entries_mut(entries: &mut [crate::Entry<Self>]) -> Option<&mut [crate::Entry<f32>]> {
+            Some(entries)
         }
     }
     f64, i64, u64 {}

@@ -39,7 +39,7 @@ pub(crate) fn sort<S: Storage>(heap: &mut S) {
     #[cfg(feature = "fast")]
     match run(heap, len) {
         Run::BestFirst => {}
-        Run::WorstFirst => super::reverse(heap),
+        Run::WorstFirst => heap.reverse(),
         Run::Neither => quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros())),
     }
     // Without `fast` the storage is a heap (its root the worst entry): the heap's own sort,

@@ -38,6 +38,16 @@ pub trait Storage: sealed::Sealed {
     fn clear(&mut self) {
         self.truncate(0);
     }
+    /// Reverses the order of the kept entries.
+    #[doc(hidden)]
+    fn reverse(&mut self);
+    /// The kept entries' places as two lanes of `u32`, if the values are `f32`: the scratch of
+    /// the radix sort of a whole row. `None` by default.
+    #[cfg(feature = "fast")]
+    #[doc(hidden)]
+    fn f32_lanes(&mut self) -> Option<super::radix::Lanes<'_>> {
+        None
+    }
 }
 
 /// Keeps [`Storage`] to the crate's own types, which may implement it.
@@ -95,6 +105,13 @@ macro_rules! entries_storage {
             }
             fn truncate(&mut self, len: usize) {
                 self.entries.truncate(len);
+            }
+            fn reverse(&mut self) {
+                self.entries.reverse();
+            }
+            #[cfg(feature = "fast")]
+            fn f32_lanes(&mut self) -> Option<$crate::heap::radix::Lanes<'_>> {
+                T::as_f32_entries_mut(&mut self.entries).map($crate::heap::radix::Lanes::Pairs)
             }
         }
     };
@@ -262,6 +279,19 @@ impl<T: TotalRank> Storage for Slices<'_, T> {
     fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
     }
+    fn reverse(&mut self) {
+        if let (Some(idx), Some(val)) = (self.idx.get_mut(..self.len), self.val.get_mut(..self.len))
+        {
+            idx.reverse();
+            val.reverse();
+        }
+    }
+    #[cfg(feature = "fast")]
+    fn f32_lanes(&mut self) -> Option<super::radix::Lanes<'_>> {
+        let idx = self.idx.get_mut(..self.len)?;
+        let val = T::as_f32s_mut(self.val.get_mut(..self.len)?)?;
+        Some(super::radix::Lanes::Columns(idx, val))
+    }
 }
 
 /// Two caller slices of `T` read as [`Reverse<T>`](Reverse): the storage of
@@ -306,6 +336,13 @@ impl<T: TotalRank> Storage for Reversed<'_, T> {
     fn truncate(&mut self, len: usize) {
         self.0.truncate(len);
     }
+    fn reverse(&mut self) {
+        self.0.reverse();
+    }
+    #[cfg(feature = "fast")]
+    fn f32_lanes(&mut self) -> Option<super::radix::Lanes<'_>> {
+        self.0.f32_lanes()
+    }
 }
 
 #[cfg(test)]
@@ -337,6 +374,13 @@ mod tests {
             assert_eq!(storage.get(2), None);
             storage.set(2, entry(5));
             assert_eq!((storage.len(), storage.get(2)), (2, None));
+            // Reversed within the kept entries only.
+            storage.reverse();
+            assert_eq!(
+                (storage.get(0), storage.get(1)),
+                (Some(entry(1)), Some(entry(0)))
+            );
+            storage.reverse();
         }
         check(&mut slices, entry);
         check(&mut array, entry);

@@ -26,3 +26,4 @@ mod selector;
 mod serde;
 mod shard;
 mod smallest;
+mod whole;

@@ -1,0 +1,135 @@
+//! k = n: every value kept, so the answer is a sort of the row (the radix sort of `f32` rows
+//! from 512 values on, the quicksort of shorter ones and of other types), through every API
+//! that can keep a whole row: `top_k_into`, `bottom_k_into`, `top_k_rows`, and a streaming
+//! selector filled exactly by one `extend_from_slice` (and, by the scan, by `try_extend`).
+//! On tie-heavy rows of edge values (±0, ±inf, subnormals, extremes), bit for bit; a NaN
+//! anywhere is the first NaN's error, and nothing is written.
+
+use crate::common;
+
+use core::cmp::Reverse;
+
+use common::{bits, oracle, seeded_tie_heavy, via_slice_topk, via_top_k_into, zip_entries};
+use common::{Feed, Rng};
+use tinytopk::{bottom_k_into, top_k_rows, Entry, Error, TopK};
+
+/// Rows of `n` values: few distinct edge values (ties everywhere), many, and random bits
+/// (every digit of the sort's key differs).
+fn rows(rng: &mut Rng, n: usize) -> Vec<Vec<f32>> {
+    let random: Vec<f32> = (0..n)
+        .map(|_| f32::from_bits(rng.next_u64() as u32))
+        .map(|v| if v.is_nan() { -0.0 } else { v })
+        .collect();
+    vec![
+        seeded_tie_heavy(rng, 3, n),
+        seeded_tie_heavy(rng, 12, n),
+        random,
+    ]
+}
+
+/// Lengths on both sides of the radix sort's shortest row, and the selectors' K.
+fn lens() -> Vec<usize> {
+    if cfg!(miri) {
+        vec![600]
+    } else {
+        vec![511, 512, 1000, 1024, 4096]
+    }
+}
+
+/// `TopK<T, 1024>` filled by `feed`, when the row has 1024 values.
+fn via_topk_1024<T: tinytopk::TotalRank>(x: &[T], feed: Feed) -> Vec<Entry<T>> {
+    let mut top = TopK::<T, 1024>::new();
+    match feed {
+        Feed::Iter => top.try_extend(x.iter().copied()).unwrap(),
+        _ => top.extend_from_slice(x).unwrap(),
+    }
+    top.into_sorted().to_vec()
+}
+
+#[test]
+fn every_api_keeping_the_whole_row_is_the_oracle() {
+    let mut rng = Rng(0x3407);
+    for n in lens() {
+        for x in rows(&mut rng, n) {
+            let expected = oracle(&x, n).unwrap();
+            let want = bits(&expected);
+            assert_eq!(
+                bits(&via_top_k_into(&x, n).unwrap()),
+                want,
+                "top_k_into n={n}"
+            );
+            let chunks = via_slice_topk(&x, n, Feed::Chunks(n)).unwrap();
+            assert_eq!(bits(&chunks), want, "SliceTopK n={n}");
+            if n == 1024 {
+                for feed in [Feed::Extend, Feed::Iter] {
+                    assert_eq!(bits(&via_topk_1024(&x, feed)), want, "TopK {feed:?}");
+                }
+            }
+            // Two rows at once, each kept whole.
+            let batch: Vec<f32> = x.iter().chain(x.iter().rev()).copied().collect();
+            let (mut idx, mut val) = (vec![0; 2 * n], vec![0.0; 2 * n]);
+            top_k_rows(&batch, n, &mut idx, &mut val).unwrap();
+            assert_eq!(bits(&zip_entries(&idx[..n], &val[..n])), want, "rows n={n}");
+            let reversed: Vec<f32> = x.iter().rev().copied().collect();
+            let second = bits(&oracle(&reversed, n).unwrap());
+            assert_eq!(
+                bits(&zip_entries(&idx[n..], &val[n..])),
+                second,
+                "rows n={n}"
+            );
+
+            // The smallest first: on the plain row, and as `Reverse` (which the radix sort
+            // serves through `bottom_k_into`, and the quicksort through `TopK`).
+            let rev: Vec<Reverse<f32>> = x.iter().map(|&v| Reverse(v)).collect();
+            let smallest = oracle(&rev, n).unwrap();
+            let want: Vec<(u32, u32)> = smallest
+                .iter()
+                .map(|e| (e.index, e.value.0.to_bits()))
+                .collect();
+            let (mut idx, mut val) = (vec![0; n], vec![0.0; n]);
+            bottom_k_into(&x, &mut idx, &mut val).unwrap();
+            let got: Vec<(u32, u32)> = idx
+                .iter()
+                .zip(&val)
+                .map(|(&i, v)| (i, v.to_bits()))
+                .collect();
+            assert_eq!(got, want, "bottom_k_into n={n}");
+            if n == 1024 {
+                let top: Vec<(u32, u32)> = via_topk_1024(&rev, Feed::Extend)
+                    .iter()
+                    .map(|e| (e.index, e.value.0.to_bits()))
+                    .collect();
+                assert_eq!(top, want, "TopK<Reverse<f32>, 1024>");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_nan_in_a_whole_row_is_the_first_and_nothing_is_written() {
+    let mut rng = Rng(0x3408);
+    let n = if cfg!(miri) { 600 } else { 1024 };
+    let x = rows(&mut rng, n).swap_remove(2);
+    for at in [0, 1, n / 2, n - 1] {
+        let mut bad = x.clone();
+        bad[at] = f32::from_bits(0xFFC0_0001);
+        let nan = Err(Error::NotRankable { index: at });
+        let (mut idx, mut val) = (vec![7; n], vec![7.5; n]);
+        assert_eq!(tinytopk::top_k_into(&bad, &mut idx, &mut val), nan);
+        assert_eq!(bottom_k_into(&bad, &mut idx, &mut val), nan);
+        assert_eq!(top_k_rows(&bad, n, &mut idx, &mut val), nan);
+        assert!(idx.iter().all(|&i| i == 7) && val.iter().all(|&v| v == 7.5));
+        let mut top = tinytopk::SliceTopK::new(&mut idx, &mut val).unwrap();
+        assert_eq!(top.extend_from_slice(&bad), nan);
+        assert_eq!((top.len(), top.stream_len()), (0, 0));
+        if n == 1024 {
+            let mut top = TopK::<f32, 1024>::new();
+            assert_eq!(top.extend_from_slice(&bad), nan);
+            assert_eq!(top.try_extend(bad.iter().copied()), nan);
+            assert_eq!((top.len(), top.stream_len()), (0, 0));
+            // Still a selector: the clean row after the errors.
+            top.extend_from_slice(&x).unwrap();
+            assert_eq!(bits(&top.into_sorted()), bits(&oracle(&x, n).unwrap()));
+        }
+    }
+}
