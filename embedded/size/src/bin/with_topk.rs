@@ -11,8 +11,8 @@ fn main() -> ! {
     run(|x, idx, val| {
         keep(top_k_into(x, idx, val));
         let mut top = TopK::<f32, K>::new();
-        keep(top.push(x[0]));
-        keep(top.extend_from_slice(&x[1..]));
+        keep(top.push(x.first().copied().unwrap_or(0.0)));
+        keep(top.extend_from_slice(x.get(1..).unwrap_or_default()));
         keep(top.peek_worst());
         for ((i, v), e) in idx.iter_mut().zip(val.iter_mut()).zip(top.into_sorted().iter()) {
             *i = e.index;
