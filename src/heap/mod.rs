@@ -21,8 +21,6 @@ use crate::Entry;
 #[cfg(any(test, feature = "fast"))]
 use crate::TotalRank;
 
-/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
-/// it, its children among them), so a selector stays usable. [`sort`], then a reversal.
 /// Sorts the storage, which holds the entries of `values` (stream positions `start..`) in
 /// stream order and nothing else, best first, or worst first (a heap then: each entry ranks
 /// below those after it) if `worst_first`. A row in order, rising, falling or all equal, costs
@@ -44,6 +42,8 @@ pub(crate) fn sort_row<S: Storage>(
     }
 }
 
+/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
+/// it, its children among them), so a selector stays usable. [`sort`], then a reversal.
 pub(crate) fn sort_worst_first<S: Storage>(heap: &mut S) {
     sort(heap);
     heap.reverse();
