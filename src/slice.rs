@@ -71,41 +71,23 @@ pub fn bottom_k_into<T: TotalRank>(x: &[T], idx: &mut [u32], val: &mut [T]) -> R
 /// buffers, left in them best first: [`top_k_into`] and [`bottom_k_into`], checked as they
 /// say.
 fn into_buffers<S: Storage>(x: &[S::Value], heap: S) -> Result<(), Error> {
-    // Without `fast`: one check of the values, then no other.
-    #[cfg(not(feature = "fast"))]
-    {
-        let mut top = Selector::over(heap, 0);
-        check_values(0, x)?;
-        if top.capacity() > x.len() {
-            return Err(Error::KTooLarge {
-                k: top.capacity(),
-                n: x.len(),
-            });
-        }
-        top.extend_rankable(x)?;
-        let _ = top.into_sorted_heap();
-    }
+    let mut top = Selector::over(heap, 0);
+    check_k(&top, x)?;
     #[cfg(feature = "fast")]
-    {
-        let mut top = Selector::over(heap, 0);
-        check_k(&top, x)?;
-        if top.capacity() == x.len() {
-            check_values(0, x)?;
-            sort_all(x, top.into_heap());
-            return Ok(());
-        }
-        // The one pass on a small heap checks the values as it reads them.
-        top.extend_from_slice(x)?;
-        // Sorted in place: the buffers hold the entries best first.
-        let _ = top.into_sorted_heap();
+    if top.capacity() == x.len() {
+        check_values(0, x)?;
+        sort_all(x, top.into_heap());
+        return Ok(());
     }
+    top.extend_from_slice(x)?;
+    // Sorted in place: the buffers hold the entries best first.
+    let _ = top.into_sorted_heap();
     Ok(())
 }
 
 /// [`Error::KTooLarge`] if `top` keeps more than `x` has, after the first NaN of `x`, which is
 /// the error whatever k is. Checked here, on the error path only: on the way to the heap the
 /// selector checks the values itself.
-#[cfg(feature = "fast")]
 fn check_k<S: Storage, T: TotalRank>(top: &Selector<S::Value, S>, x: &[T]) -> Result<(), Error> {
     if top.capacity() > x.len() {
         check_values(0, x)?;
