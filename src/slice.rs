@@ -109,8 +109,12 @@ pub(crate) fn sort_all<S: Storage>(values: &[S::Value], mut all: S) {
     use crate::Entry;
 
     debug_assert_eq!((all.len(), all.capacity()), (0, values.len()));
-    for (index, &value) in (0..).zip(values).take(all.capacity()) {
-        all.append(Entry { value, index });
+    for (index, &value) in (0_u64..).zip(values).take(all.capacity()) {
+        // Within the stream's end, which the caller checked: the cast is lossless.
+        all.append(Entry {
+            value,
+            index: index as u32,
+        });
     }
     crate::heap::sort_row(&mut all, 0, values, false);
 }

@@ -33,9 +33,9 @@ use crate::TopK;
 /// ```
 #[derive(Clone)]
 pub struct Sorted<T, const K: usize> {
-    /// The selector itself, its storage sorted best first in place: made from it without a
-    /// copy of the entries, so that a caller who reads them where they are (a firmware
-    /// writing them out, say) copies nothing.
+    /// The selector itself, its storage sorted best first in place: no second array of the
+    /// entries is made. Whether the selector's own move into the result is a copy is the
+    /// compiler's (inlined, and read where it is, it was none in the size firmware).
     top: TopK<T, K>,
 }
 

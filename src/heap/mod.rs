@@ -24,7 +24,9 @@ use crate::TotalRank;
 /// Sorts the storage, which holds the entries of `values` (stream positions `start..`) in
 /// stream order and nothing else, best first, or worst first (a heap then: each entry ranks
 /// below those after it) if `worst_first`. A row in order, rising, falling or all equal, costs
-/// one pass; a row of `f32` (or `Reverse<f32>`) the radix sort, O(n); another the quicksort.
+/// one pass; a row of 512 `f32` (or `Reverse<f32>`) values or more, in a storage that lends
+/// its places (caller buffers, or a `TopK<f32, K>`'s array), the radix sort, O(n); another
+/// the quicksort.
 #[cfg(feature = "fast")]
 pub(crate) fn sort_row<S: Storage>(
     heap: &mut S,

@@ -133,3 +133,37 @@ fn a_nan_in_a_whole_row_is_the_first_and_nothing_is_written() {
         }
     }
 }
+
+/// A selector that one `extend_from_slice` fills exactly is left a heap: its worst entry is
+/// the one `peek_worst` gives, later values compete with it, and an offset gives every index
+/// its base (the radix sort writes the indices back from the row's positions).
+#[test]
+fn a_selector_filled_whole_stays_a_selector() {
+    let mut rng = Rng(0x340A);
+    for x in rows(&mut rng, 1024) {
+        let base = 77;
+        let mut top = TopK::<f32, 1024>::with_offset(base);
+        top.extend_from_slice(&x).unwrap();
+        let mut stream = vec![f32::NEG_INFINITY; base as usize];
+        stream.extend(&x);
+        let all = oracle(&stream[base as usize..], 1024).unwrap();
+        let worst = all.last().map(|e| (e.index + base, e.value.to_bits()));
+        let peek = top.peek_worst().map(|e| (e.index, e.value.to_bits()));
+        assert_eq!(peek, worst);
+        let more = [f32::MAX, -0.0, 0.0, f32::INFINITY, 3.5];
+        top.extend_from_slice(&more).unwrap();
+        for &v in &more {
+            top.push(v).unwrap();
+        }
+        stream.extend(more);
+        stream.extend(more);
+        // The first `base` places of the stream were never offered: the oracle of the rest,
+        // indices moved by the base.
+        let want: Vec<(u32, u64)> = oracle(&stream[base as usize..], 1024)
+            .unwrap()
+            .iter()
+            .map(|e| (e.index + base, u64::from(e.value.to_bits())))
+            .collect();
+        assert_eq!(bits(&top.into_sorted()), want);
+    }
+}

@@ -250,7 +250,11 @@ fn main() -> ! {
     );
     let apis: [Api; 7] = [
         ("top_k_into", api_top_k_into, &[8, 40, 64, 65, 256, 1024, N]),
-        ("top_k_into::<f64>", api_top_k_into_f64, &[8, 40, 256, 1024, N]),
+        (
+            "top_k_into::<f64>",
+            api_top_k_into_f64,
+            &[8, 40, 256, 1024, N],
+        ),
         (
             "SliceTopK::extend_from_slice",
             api_slice_extend,

@@ -14,7 +14,11 @@ fn main() -> ! {
         keep(top.push(x.first().copied().unwrap_or(0.0)));
         keep(top.extend_from_slice(x.get(1..).unwrap_or_default()));
         keep(top.peek_worst());
-        for ((i, v), e) in idx.iter_mut().zip(val.iter_mut()).zip(top.into_sorted().iter()) {
+        for ((i, v), e) in idx
+            .iter_mut()
+            .zip(val.iter_mut())
+            .zip(top.into_sorted().iter())
+        {
             *i = e.index;
             *v = e.value;
         }
