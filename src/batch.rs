@@ -2,7 +2,7 @@
 
 use crate::check::check_values;
 #[cfg(feature = "fast")]
-use crate::{heap::storage::Slices, slice::sort_all};
+use crate::heap::{keep_row, storage::Slices};
 use crate::{Error, SliceTopK, TotalRank};
 
 /// The shape of a batch: `rows` rows of `n` values in, `rows` rows of `k` entries out.
@@ -82,7 +82,7 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
 ) -> Result<(), Error> {
     #[cfg(feature = "fast")]
     if idx.len() == values.len() {
-        sort_all(values, Slices::new(idx, val)?);
+        keep_row(&mut Slices::new(idx, val)?, 0, values, false);
         return Ok(());
     }
     let mut top = SliceTopK::new(idx, val)?;

@@ -1,10 +1,10 @@
 //! [`extend`]: a slice of values, all or nothing.
 //!
 //! With the `fast` feature a slice that fills an empty heap exactly is kept whole, sorted
-//! worst first (`keep_whole`: a radix sort for `f32`). Otherwise the values are read by
+//! worst first (`heap::keep_row`: a radix sort for `f32`). Otherwise the values are read by
 //! blocks once the heap is full ([`crate::scan`]); when the heap is small and the slice long,
-//! that is the only read of the slice: the scan works on a copy of the heap on the stack (`Scratch`), tests for NaN as it
-//! reads, and the copy goes back only on success. Otherwise the slice is checked for NaN first
+//! that is the only read of the slice: the scan works on a copy of the heap on the stack
+//! (`Scratch`), tests for NaN as it reads, and the copy goes back only on success. Otherwise the slice is checked for NaN first
 //! and then scanned.
 //!
 //! Without it the slice is checked for NaN first, and then each value is offered to the heap
@@ -103,29 +103,13 @@ mod fast {
             copy_back(&scratch, heap);
             Ok(())
         } else if heap.len() == 0 && values.len() == heap.capacity() {
-            keep_whole(heap, start, values);
+            // Every value is kept: a sort, worst first (a heap).
+            crate::heap::keep_row(heap, start, values, true);
             Ok(())
         } else {
             // The values are rankable: the scan finds no NaN and cannot fail.
             outlined(heap, start, values)
         }
-    }
-
-    /// The rankable `values` (stream positions `start..`) into the empty `heap`, which has
-    /// room for exactly them: there is nothing to select, and the result is a sort of the
-    /// slice, worst first (a heap, and reversed into the answer in one pass) by
-    /// [`sort_row`](crate::heap::sort_row), a radix sort for `f32`. Never inlined, so that
-    /// the sort's frame is not beside the scan's.
-    #[inline(never)]
-    fn keep_whole<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
-        for (index, &value) in (start..).zip(values) {
-            // Within the stream's end, which the caller checked: the cast is lossless.
-            heap.append(crate::Entry {
-                value,
-                index: index as u32,
-            });
-        }
-        crate::heap::sort_row(heap, start, values, true);
     }
 
     /// [`arch::scan`], never inlined: the scan's frame holds the sample's heap, and inlined

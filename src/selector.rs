@@ -278,7 +278,7 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
 
     /// Sorts the kept entries in place, best first, and gives back the storage.
     pub(crate) fn into_sorted_heap(mut self) -> S {
-        heap::sort(&mut self.heap);
+        self.sort_best_first();
         self.heap
     }
 

@@ -76,7 +76,7 @@ fn into_buffers<S: Storage>(x: &[S::Value], heap: S) -> Result<(), Error> {
     #[cfg(feature = "fast")]
     if top.capacity() == x.len() {
         check_values(0, x)?;
-        sort_all(x, top.into_heap());
+        crate::heap::keep_row(&mut top.into_heap(), 0, x, false);
         return Ok(());
     }
     top.extend_from_slice(x)?;
@@ -97,24 +97,4 @@ fn check_k<S: Storage, T: TotalRank>(top: &Selector<S::Value, S>, x: &[T]) -> Re
         });
     }
     Ok(())
-}
-
-/// Every value of `values`, which are rankable and at most `MAX_STREAM_LEN`, into the empty
-/// storage `all`, whose capacity is their number, best first, with the `fast` feature. With
-/// every value kept there is nothing to select and no heap to build: the entries go to the
-/// storage in stream order, where the sort takes one pass for a row that is in order already
-/// (rising, falling or all equal), as a sort of the row itself would.
-#[cfg(feature = "fast")]
-pub(crate) fn sort_all<S: Storage>(values: &[S::Value], mut all: S) {
-    use crate::Entry;
-
-    debug_assert_eq!((all.len(), all.capacity()), (0, values.len()));
-    for (index, &value) in (0_u64..).zip(values).take(all.capacity()) {
-        // Within the stream's end, which the caller checked: the cast is lossless.
-        all.append(Entry {
-            value,
-            index: index as u32,
-        });
-    }
-    crate::heap::sort_row(&mut all, 0, values, false);
 }

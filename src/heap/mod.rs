@@ -13,7 +13,7 @@ pub(crate) mod radix;
 mod sort;
 pub(crate) mod storage;
 
-pub(crate) use sort::sort;
+pub(crate) use sort::{sort, sort_worst_first};
 
 pub use storage::Storage;
 
@@ -21,34 +21,30 @@ use crate::Entry;
 #[cfg(any(test, feature = "fast"))]
 use crate::TotalRank;
 
-/// Sorts the storage, which holds the entries of `values` (stream positions `start..`) in
-/// stream order and nothing else, best first, or worst first (a heap then: each entry ranks
-/// below those after it) if `worst_first`. A row in order, rising, falling or all equal, costs
-/// one pass; a row of 512 `f32` (or `Reverse<f32>`) values or more, in a storage that lends
-/// its places (caller buffers, or a `TopK<f32, K>`'s array), the radix sort, O(n); another
-/// the quicksort.
+/// Appends every value of `values` (stream positions `start..`, rankable, within the stream's
+/// end) to the empty `heap`, which has room for them all, and sorts them, best first or
+/// (`worst_first`, a heap then) worst first: every value is kept, so there is nothing to
+/// select and no heap to build. A row in order, rising, falling or all equal, costs one pass;
+/// a row of 512 `f32` (or `Reverse<f32>`) values or more, in a storage that lends its places
+/// (caller buffers, or a `TopK<f32, K>`'s array), the radix sort, O(n); another the quicksort.
+/// Never inlined, so that the sort's frame is not beside a caller's (the scan's).
 #[cfg(feature = "fast")]
-pub(crate) fn sort_row<S: Storage>(
+#[inline(never)]
+pub(crate) fn keep_row<S: Storage>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
     worst_first: bool,
 ) {
-    let run = sort::run(heap, heap.len());
-    if matches!(run, sort::Run::Neither) && !radix::sort(heap, start, values) {
-        sort(heap);
+    debug_assert_eq!(heap.len(), 0);
+    for (index, &value) in (start..).zip(values) {
+        // Within the stream's end, which the caller checked: the cast is lossless.
+        heap.append(Entry {
+            value,
+            index: index as u32,
+        });
     }
-    // Best first now, unless the row was in order worst first.
-    if matches!(run, sort::Run::WorstFirst) != worst_first {
-        heap.reverse();
-    }
-}
-
-/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
-/// it, its children among them), so a selector stays usable. [`sort`], then a reversal.
-pub(crate) fn sort_worst_first<S: Storage>(heap: &mut S) {
-    sort(heap);
-    heap.reverse();
+    sort::ordered(heap, worst_first, |heap| radix::sort(heap, start, values));
 }
 
 /// The root: the worst kept entry, if any.
@@ -157,9 +153,9 @@ fn parent(pos: usize) -> usize {
 /// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
 /// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
 /// full depth on every call: slower on every shape that was measured. Inlined, also without
-/// `fast`: one copy shared by the replacements and the final sort saved a quarter of the plain
-/// `top_k_into`'s code on the M0 (1,204 to 956 bytes) but cost 16 bytes of stack, past its
-/// bar of 320.
+/// `fast`: one out-of-line copy shared by the replacements and the final sort, tried, made
+/// the plain `top_k_into` about a fifth smaller on the M0 (956 bytes against 1,204 for the
+/// code of that try) but took 16 more bytes of stack, past its bar of 320.
 #[inline]
 fn sift_down<S: Storage>(
     heap: &mut S,

@@ -285,13 +285,8 @@ mod tests {
     /// differs) with repeats, and on values that share their high digits (skipped passes).
     #[test]
     fn the_permutation_is_the_stable_sort_by_key() {
-        let mut seed = 0x9E37_79B9_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut rng = crate::testing::data::Rng(0x9E37_79B9);
+        let mut next = move || rng.next_u64() as u32;
         let random: Vec<f32> = (0..700)
             .map(|_| f32::from_bits(next()))
             .filter(|x| !x.is_nan())

@@ -35,17 +35,49 @@ const NINTHER: usize = 64;
 /// feature, whatever their order; without it by the heap's own sort, the storage being a
 /// heap.
 pub(crate) fn sort<S: Storage>(heap: &mut S) {
-    let len = heap.len();
+    sort_to(heap, false);
+}
+
+/// Sorts positions `0..len()` worst first: still a heap (each entry ranks below the ones after
+/// it, its children among them), so a selector stays usable.
+pub(crate) fn sort_worst_first<S: Storage>(heap: &mut S) {
+    sort_to(heap, true);
+}
+
+/// [`sort`], or worst first if `worst_first`.
+fn sort_to<S: Storage>(heap: &mut S, worst_first: bool) {
     #[cfg(feature = "fast")]
-    match run(heap, len) {
-        Run::BestFirst => {}
-        Run::WorstFirst => heap.reverse(),
-        Run::Neither => quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros())),
-    }
+    ordered(heap, worst_first, |_| false);
     // Without `fast` the storage is a heap (its root the worst entry): the heap's own sort,
     // O(k log k), and no code of its own to speak of.
     #[cfg(not(feature = "fast"))]
-    super::sort_heap(heap, 0, len);
+    {
+        super::sort_heap(heap, 0, heap.len());
+        if worst_first {
+            heap.reverse();
+        }
+    }
+}
+
+/// The final sort with the `fast` feature, best first or (`worst_first`) worst first: entries
+/// already in order, one way or the other, cost one pass (a reversal at most); others go to
+/// `by_radix`, which sorts them best first and says so (the radix sort of a whole row), or,
+/// if it does not, to the introsort.
+#[cfg(feature = "fast")]
+pub(super) fn ordered<S: Storage>(
+    heap: &mut S,
+    worst_first: bool,
+    by_radix: impl FnOnce(&mut S) -> bool,
+) {
+    let len = heap.len();
+    let run = run(heap, len);
+    if matches!(run, Run::Neither) && !by_radix(heap) {
+        quicksort(heap, 0, len, 2 * (usize::BITS - len.leading_zeros()));
+    }
+    // Best first now, unless the entries were in order worst first.
+    if matches!(run, Run::WorstFirst) != worst_first {
+        heap.reverse();
+    }
 }
 
 /// The order of a storage's entries, as [`run`] finds it.

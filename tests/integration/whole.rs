@@ -46,6 +46,15 @@ fn via_topk_1024<T: tinytopk::TotalRank>(x: &[T], feed: Feed) -> Vec<Entry<T>> {
     top.into_sorted().to_vec()
 }
 
+/// Entries of `Reverse<f32>` as `bits` gives those of `f32`: (index, the bits of the value
+/// inside).
+fn inside_bits(entries: &[Entry<Reverse<f32>>]) -> Vec<(u32, u64)> {
+    entries
+        .iter()
+        .map(|e| (e.index, u64::from(e.value.0.to_bits())))
+        .collect()
+}
+
 #[test]
 fn every_api_keeping_the_whole_row_is_the_oracle() {
     let mut rng = Rng(0x3407);
@@ -81,24 +90,12 @@ fn every_api_keeping_the_whole_row_is_the_oracle() {
             // The smallest first: on the plain row, and as `Reverse` (which the radix sort
             // serves through `bottom_k_into`, and the quicksort through `TopK`).
             let rev: Vec<Reverse<f32>> = x.iter().map(|&v| Reverse(v)).collect();
-            let smallest = oracle(&rev, n).unwrap();
-            let want: Vec<(u32, u32)> = smallest
-                .iter()
-                .map(|e| (e.index, e.value.0.to_bits()))
-                .collect();
+            let want = inside_bits(&oracle(&rev, n).unwrap());
             let (mut idx, mut val) = (vec![0; n], vec![0.0; n]);
             bottom_k_into(&x, &mut idx, &mut val).unwrap();
-            let got: Vec<(u32, u32)> = idx
-                .iter()
-                .zip(&val)
-                .map(|(&i, v)| (i, v.to_bits()))
-                .collect();
-            assert_eq!(got, want, "bottom_k_into n={n}");
+            assert_eq!(bits(&zip_entries(&idx, &val)), want, "bottom_k_into n={n}");
             if n == 1024 {
-                let top: Vec<(u32, u32)> = via_topk_1024(&rev, Feed::Extend)
-                    .iter()
-                    .map(|e| (e.index, e.value.0.to_bits()))
-                    .collect();
+                let top = inside_bits(&via_topk_1024(&rev, Feed::Extend));
                 assert_eq!(top, want, "TopK<Reverse<f32>, 1024>");
             }
         }
