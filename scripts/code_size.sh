@@ -10,8 +10,8 @@
 #               into_sorted, its entries written to the output buffers)
 # The "+crate" columns subtract the baseline. For the plain footprint at "s" with LTO it says
 # whether each firmware is within its bar (+crate .text: top_k_into 1,200 B, with_topk
-# 3,000 B); a bar not met is reported, and fails the script only with CODE_SIZE_STRICT=1
-# (the M0's plain top_k_into is 60 bytes over, docs/BENCHMARKS.md). The row reaches the calls
+# 3,000 B), and fails if one is not (CODE_SIZE_STRICT=0 only reports it: for a toolchain whose
+# code generation differs from the one the bars were measured with). The row reaches the calls
 # by a reference whose length the optimizer cannot see, as a runtime row would. Installs the
 # llvm-tools component for llvm-size.
 set -euo pipefail
@@ -64,6 +64,6 @@ for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
         done
     done
 done
-if [ "$over" = 1 ] && [ "${CODE_SIZE_STRICT:-0}" = 1 ]; then
+if [ "$over" = 1 ] && [ "${CODE_SIZE_STRICT:-1}" = 1 ]; then
     exit 1
 fi

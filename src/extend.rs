@@ -14,9 +14,9 @@
 //! [`extend_iter`] is the same for an iterator, which it may run twice (a clone first).
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
-use crate::heap::Storage;
 #[cfg(not(feature = "fast"))]
-use crate::heap::{settle, take};
+use crate::heap::offer;
+use crate::heap::Storage;
 #[cfg(not(feature = "fast"))]
 use crate::Entry;
 use crate::{Error, TotalRank};
@@ -178,17 +178,15 @@ mod fast {
 }
 
 /// Without `fast`: offers the rankable `values` (stream positions `start..`, which the caller
-/// keeps below [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN)) one by one. Each costs one
-/// comparison with the root once the heap is full, and the heap is built once, when it fills
-/// ([`take`]).
+/// keeps below [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN)) one by one ([`offer`]).
+/// Each costs one comparison with the root once the heap is full.
 #[cfg(not(feature = "fast"))]
 fn offer_each<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
     for (index, &value) in (start..).zip(values) {
         // Checked by the caller: the cast is lossless.
         let index = index as u32;
-        take(heap, Entry { value, index });
+        offer(heap, Entry { value, index });
     }
-    settle(heap);
 }
 
 /// Offers the values of `values` as the stream positions `*next..`, all or nothing: with
@@ -210,7 +208,7 @@ where
         let mut at = start;
         for (index, value) in (start..).zip(values.take(count)) {
             // Within the stream's end, which `check_iter` checked: the cast is lossless.
-            take(
+            offer(
                 heap,
                 Entry {
                     value,
@@ -219,7 +217,6 @@ where
             );
             at = index + 1;
         }
-        settle(heap);
         *next = at;
         Ok(())
     }

@@ -173,28 +173,28 @@ pub(crate) fn float_is_rankable<F: FloatCore>(x: F) -> bool {
 pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
     if a < b {
         Ordering::Less
-    } else if is_above(a, b) {
+    } else if a > b {
         Ordering::Greater
     } else {
         Ordering::Equal
     }
 }
 
-/// `a > b`. On Arm without the hard-float ABI, where floats are usually emulated (a Cortex-M0
-/// say), it is written `b < a`, so that [`ieee_cmp`] links one soft-float routine, not two
-/// (the same answer; a core with an FPU and the soft-float ABI only pays a second compare
-/// instruction); elsewhere `a > b` reads the flags of the instruction that `a < b` has set.
-#[cfg(all(target_arch = "arm", not(target_abi = "eabihf")))]
-#[inline(always)]
-fn is_above<F: PartialOrd>(a: &F, b: &F) -> bool {
-    b < a
-}
+/// Whether floats are emulated: Arm without the hard-float ABI (a Cortex-M0, say). There `f32`
+/// and `f64` rank by the integer keys of [`IeeeBits`], with the same answers (the tests check
+/// both forms on every target): a few integer instructions inline, where an IEEE comparison is
+/// a call into the soft-float library that clobbers four registers.
+const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_abi = "eabihf")));
 
-/// `a > b` (see the soft-float form above).
-#[cfg(not(all(target_arch = "arm", not(target_abi = "eabihf"))))]
-#[inline(always)]
-fn is_above<F: PartialOrd>(a: &F, b: &F) -> bool {
-    a > b
+/// The IEEE order of a float in integers. The bits are sign and magnitude, and the magnitude
+/// read as an unsigned integer grows with the value's, infinity included; a larger one is NaN.
+trait IeeeBits: Copy {
+    /// The order's key: `±magnitude`, so that `-0.0` and `0.0` are both 0. Branch free.
+    type Key: Ord;
+    /// The key of a value that is not NaN.
+    fn order_key(self) -> Self::Key;
+    /// Whether the value is NaN: a magnitude above infinity's.
+    fn is_nan_bits(self) -> bool;
 }
 
 /// The floor of the mean of two integers, with no overflow.
@@ -209,23 +209,41 @@ macro_rules! impl_float {
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {
-                float_is_rankable(*self)
+                if SOFT_FLOAT {
+                    !self.is_nan_bits()
+                } else {
+                    float_is_rankable(*self)
+                }
             }
             #[inline]
             fn rank_cmp(&self, other: &Self) -> Ordering {
-                ieee_cmp(self, other)
+                if SOFT_FLOAT {
+                    self.order_key().cmp(&other.order_key())
+                } else {
+                    ieee_cmp(self, other)
+                }
             }
-            /// One IEEE comparison: `!(self <= threshold)` holds for NaN and for a greater value.
+            /// One IEEE comparison: `!(self <= threshold)` holds for NaN and for a greater value
+            /// (with emulated floats, NaN or a greater key).
             #[inline]
             #[allow(clippy::neg_cmp_op_on_partial_ord)]
             fn may_enter_above(&self, threshold: &Self) -> bool {
-                !(*self <= *threshold)
+                if SOFT_FLOAT {
+                    self.is_nan_bits() | (self.order_key() > threshold.order_key())
+                } else {
+                    !(*self <= *threshold)
+                }
             }
-            /// One IEEE comparison: `!(self >= threshold)` holds for NaN and for a lower value.
+            /// One IEEE comparison: `!(self >= threshold)` holds for NaN and for a lower value
+            /// (with emulated floats, NaN or a lower key).
             #[inline]
             #[allow(clippy::neg_cmp_op_on_partial_ord)]
             fn may_enter_below(&self, threshold: &Self) -> bool {
-                !(*self >= *threshold)
+                if SOFT_FLOAT {
+                    self.is_nan_bits() | (self.order_key() < threshold.order_key())
+                } else {
+                    !(*self >= *threshold)
+                }
             }
             /// The mean of the two values' keys: the bits read as a signed integer, the
             /// magnitude bits of a negative value flipped, grow with the IEEE order (NaN keys lie
@@ -239,6 +257,23 @@ macro_rules! impl_float {
                 Some(<$t>::from_bits(flip(mean!(a, b)) as $unsigned))
             }
             $($extra)*
+        }
+
+        impl IeeeBits for $t {
+            type Key = $signed;
+            #[inline]
+            fn order_key(self) -> $signed {
+                let magnitude = (self.to_bits() & (<$unsigned>::MAX >> 1)) as $signed;
+                // All ones for a negative value, zero for a positive one.
+                let sign = self.to_bits() as $signed >> (<$signed>::BITS - 1);
+                // Negates the magnitude when `sign` is all ones; a magnitude is at most
+                // `$signed::MAX`, so nothing wraps.
+                (magnitude ^ sign).wrapping_sub(sign)
+            }
+            #[inline]
+            fn is_nan_bits(self) -> bool {
+                self.to_bits() & (<$unsigned>::MAX >> 1) > <$t>::INFINITY.to_bits()
+            }
         }
     )*};
 }
@@ -395,6 +430,57 @@ mod tests {
         check_all(&[f64::from_bits(0x7FF0_0000_0000_0001), 5e-324, -5e-324]);
         check_all(&f32s.map(core::cmp::Reverse));
         check_all(&f64s.map(core::cmp::Reverse));
+    }
+
+    /// The integer form of emulated floats gives IEEE's answers: NaN by its bits, the order
+    /// of two other values by their keys, and the block tests' ORs of both.
+    fn check_keys<F>(values: &[F])
+    where
+        F: IeeeBits + PartialOrd + Copy + core::fmt::Debug,
+    {
+        for &a in values {
+            let nan = a.partial_cmp(&a).is_none();
+            assert_eq!(a.is_nan_bits(), nan, "{a:?}");
+            for &b in values.iter().filter(|b| b.partial_cmp(b).is_some()) {
+                // IEEE: NaN is unordered, so it may enter both ways.
+                let ieee = a.partial_cmp(&b);
+                let above = a.is_nan_bits() | (a.order_key() > b.order_key());
+                let below = a.is_nan_bits() | (a.order_key() < b.order_key());
+                assert_eq!(
+                    above,
+                    ieee.map_or(true, Ordering::is_gt),
+                    "{a:?} above {b:?}"
+                );
+                assert_eq!(
+                    below,
+                    ieee.map_or(true, Ordering::is_lt),
+                    "{a:?} below {b:?}"
+                );
+                if !nan {
+                    assert_eq!(Some(a.order_key().cmp(&b.order_key())), ieee, "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_keys_of_emulated_floats_are_the_ieee_order() {
+        let mut f32s = F32_EDGES.to_vec();
+        f32s.extend([
+            2.0,
+            -2.0,
+            1.5,
+            f32::EPSILON,
+            -f32::MIN_POSITIVE,
+            1e-40,
+            -1e-40,
+        ]);
+        f32s.extend([0x7FC0_0000, 0xFF80_0001, 0x7FFF_FFFF, 0x8000_0001].map(f32::from_bits));
+        check_keys(&f32s);
+        let mut f64s: std::vec::Vec<f64> = f32s.iter().map(|&v| f64::from(v)).collect();
+        f64s.extend([5e-324, -5e-324, f64::MAX, f64::MIN, 1.0 + f64::EPSILON]);
+        f64s.extend([0x7FF0_0000_0000_0001, 0xFFFF_FFFF_FFFF_FFFF].map(f64::from_bits));
+        check_keys(&f64s);
     }
 
     #[test]

@@ -80,8 +80,9 @@ fn into_buffers<S: Storage>(x: &[S::Value], heap: S) -> Result<(), Error> {
         return Ok(());
     }
     top.extend_from_slice(x)?;
-    // Sorted in place: the buffers hold the entries best first.
-    let _ = top.into_sorted_heap();
+    // Sorted in place: the buffers hold the entries best first. By reference: a move of the
+    // selector would copy it to a second place on the stack.
+    top.sort_best_first();
     Ok(())
 }
 

@@ -85,6 +85,7 @@ fn replace_root<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
 /// fill). Returns whether it replaced the root of a full heap. Until the heap is full, call
 /// [`settle`] before anything else reads it.
 #[inline]
+#[cfg(feature = "fast")]
 pub(crate) fn take<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
     let len = heap.len();
     if len < heap.capacity() {
@@ -118,6 +119,7 @@ pub(crate) fn retain_above<S: Storage>(heap: &mut S, floor: &S::Value) {
 }
 
 /// Makes a heap again of a storage that [`take`] has appended to and that is not full.
+#[cfg(feature = "fast")]
 pub(crate) fn settle<S: Storage>(heap: &mut S) {
     if heap.len() < heap.capacity() {
         rebuild(heap);
@@ -152,10 +154,10 @@ fn parent(pos: usize) -> usize {
 /// A new entry most often stops near the root (it beats the old root, the worst kept, and
 /// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
 /// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
-/// full depth on every call: slower on every shape that was measured. Inlined, also without
-/// `fast`: one out-of-line copy shared by the replacements and the final sort, tried, made
-/// the plain `top_k_into` about a fifth smaller on the M0 (956 bytes against 1,204 for the
-/// code of that try) but took 16 more bytes of stack, past its bar of 320.
+/// full depth on every call: slower on every shape that was measured. Inlined as the compiler
+/// sees fit: at opt-level "s" on a Cortex-M0 it keeps one out-of-line copy for the
+/// replacements and [`heap_passes`], whose frame fits the plain footprint's stack bar because
+/// its comparisons call no soft-float routine there (`SOFT_FLOAT` in `rank.rs`).
 #[inline]
 fn sift_down<S: Storage>(
     heap: &mut S,
@@ -195,32 +197,58 @@ fn worse_child<S: Storage>(
     }
 }
 
-/// Makes a heap of the `len` entries at `lo..lo + len`, whatever their order: Floyd's
-/// bottom-up build, O(len).
-fn heapify<S: Storage>(heap: &mut S, lo: usize, len: usize) {
-    for i in (0..len / 2).rev() {
-        if let Some(entry) = heap.get(lo + i) {
-            sift_down(heap, lo, i, entry, len);
+/// Which of the heap's passes [`heap_passes`] runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Passes {
+    /// Makes a heap of the entries, whatever their order.
+    Build,
+    /// Sorts a heap best first.
+    Sort,
+    /// Both: a heap sort of entries in any order.
+    #[cfg(any(test, feature = "fast"))]
+    BuildAndSort,
+}
+
+/// The heap's two passes over the `len` entries at `lo..lo + len`, each a run of sifts down
+/// from one call of [`sift_down`]: the build makes a heap of them whatever their order
+/// (Floyd's bottom-up build, O(len)); the sort sorts a heap best first (the root, the worst
+/// entry, goes to the end and the last entry sifts down the rest, `len - 1` times,
+/// O(len log len)). Never inlined: one copy of the sift serves the selector's rebuilds, the
+/// final sort without `fast` and the introsort's fallback, which is less code than a copy in
+/// each (the Cortex-M0's plain `top_k_into` is sized against a bar).
+#[inline(never)]
+fn heap_passes<S: Storage>(heap: &mut S, lo: usize, len: usize, passes: Passes) {
+    // Build steps sift the entries at `len / 2 - 1` down to 0 in place, in the heap of all
+    // `len`; then each sort step puts the root at `size - 1` and sifts the entry that was
+    // there into the `size - 1` before it, until `size` is `last`.
+    let mut unbuilt = if passes == Passes::Sort { 0 } else { len / 2 };
+    let last = if passes == Passes::Build { len } else { 1 };
+    let mut size = len;
+    loop {
+        let (pos, entry) = if unbuilt > 0 {
+            unbuilt -= 1;
+            (unbuilt, heap.get(lo + unbuilt))
+        } else if size > last {
+            size -= 1;
+            let entry = heap.get(lo + size);
+            if let Some(worst) = heap.get(lo) {
+                heap.set(lo + size, worst);
+            }
+            (0, entry)
+        } else {
+            break;
+        };
+        if let Some(entry) = entry {
+            sift_down(heap, lo, pos, entry, size);
         }
     }
 }
 
-/// Sorts the `len` entries at `lo..lo + len`, which must be a heap, best first: the root (the
-/// worst entry) goes to the end and the last entry sifts down the rest, `len - 1` times.
-/// O(len log len) whatever the entries.
-fn sort_heap<S: Storage>(heap: &mut S, lo: usize, len: usize) {
-    for end in (1..len).rev() {
-        if let (Some(worst), Some(last)) = (heap.get(lo), heap.get(lo + end)) {
-            heap.set(lo + end, worst);
-            sift_down(heap, lo, 0, last, end);
-        }
-    }
-}
-
-/// Makes a heap of the `len()` entries again, whatever their order ([`heapify`]). With
+/// Makes a heap of the `len()` entries again, whatever their order ([`heap_passes`]). With
 /// `fast`, entries in order are not built: worst first is a heap already, and entries that
 /// came best first (a falling row, or equal values by ascending index) are reversed into one;
 /// either way a run that the final sort finds in one pass, where a build would scramble it.
+#[cfg(any(test, feature = "fast"))]
 pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
     #[cfg(feature = "fast")]
     match sort::run(heap, heap.len()) {
@@ -228,7 +256,7 @@ pub(crate) fn rebuild<S: Storage>(heap: &mut S) {
         sort::Run::WorstFirst => return,
         sort::Run::Neither => {}
     }
-    heapify(heap, 0, heap.len());
+    heap_passes(heap, 0, heap.len(), Passes::Build);
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ fn sort_to<S: Storage>(heap: &mut S, worst_first: bool) {
     // O(k log k), and no code of its own to speak of.
     #[cfg(not(feature = "fast"))]
     {
-        super::sort_heap(heap, 0, heap.len());
+        super::heap_passes(heap, 0, heap.len(), super::Passes::Sort);
         if worst_first {
             heap.reverse();
         }
@@ -312,8 +312,7 @@ fn insertion_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
 /// Sorts positions `lo..hi` by the heap's own build and sort: O(k log k) whatever the entries.
 #[cfg(any(test, feature = "fast"))]
 fn heap_sort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
-    super::heapify(heap, lo, hi - lo);
-    super::sort_heap(heap, lo, hi - lo);
+    super::heap_passes(heap, lo, hi - lo, super::Passes::BuildAndSort);
 }
 
 #[cfg(test)]
