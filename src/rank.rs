@@ -180,11 +180,20 @@ pub(crate) fn ieee_cmp<F: PartialOrd>(a: &F, b: &F) -> Ordering {
     }
 }
 
-/// Whether floats are emulated: Arm without the hard-float ABI (a Cortex-M0, say). There `f32`
-/// and `f64` rank by the integer keys of [`IeeeBits`], with the same answers (the tests check
-/// both forms on every target): a few integer instructions inline, where an IEEE comparison is
-/// a call into the soft-float library that clobbers four registers.
-const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_abi = "eabihf")));
+/// Whether `f32` ranks by the integer keys of [`IeeeBits`]: where floats are emulated (Arm
+/// without the hard-float ABI, a Cortex-M0 say) and the footprint is the plain one (no
+/// `fast`). The same answers (the tests check both forms on every target); a few 32-bit
+/// instructions inline, where an IEEE comparison is a call into the soft-float library that
+/// clobbers four registers, so that the heap's loops keep their values in registers: the
+/// plain `top_k_into` takes less code and stack on the M0 so. With `fast`, whose scan and
+/// introsort compare in many places, the inlined key took more code than the calls (a third
+/// more at opt-level 3); and not `f64`, whose 64-bit key is several instructions a word on a
+/// 32-bit core.
+const SOFT_F32: bool = cfg!(all(
+    target_arch = "arm",
+    not(target_abi = "eabihf"),
+    not(feature = "fast")
+));
 
 /// The IEEE order of a float in integers. The bits are sign and magnitude, and the magnitude
 /// read as an unsigned integer grows with the value's, infinity included; a larger one is NaN.
@@ -205,11 +214,11 @@ macro_rules! mean {
 }
 
 macro_rules! impl_float {
-    ($($t:ty, $signed:ty, $unsigned:ty { $($extra:item)* })*) => {$(
+    ($($t:ty, $signed:ty, $unsigned:ty, $soft:expr, { $($extra:item)* })*) => {$(
         impl TotalRank for $t {
             #[inline]
             fn is_rankable(&self) -> bool {
-                if SOFT_FLOAT {
+                if $soft {
                     !self.is_nan_bits()
                 } else {
                     float_is_rankable(*self)
@@ -217,29 +226,29 @@ macro_rules! impl_float {
             }
             #[inline]
             fn rank_cmp(&self, other: &Self) -> Ordering {
-                if SOFT_FLOAT {
+                if $soft {
                     self.order_key().cmp(&other.order_key())
                 } else {
                     ieee_cmp(self, other)
                 }
             }
             /// One IEEE comparison: `!(self <= threshold)` holds for NaN and for a greater value
-            /// (with emulated floats, NaN or a greater key).
+            /// (with emulated `f32`, NaN or a greater key).
             #[inline]
             #[allow(clippy::neg_cmp_op_on_partial_ord)]
             fn may_enter_above(&self, threshold: &Self) -> bool {
-                if SOFT_FLOAT {
+                if $soft {
                     self.is_nan_bits() | (self.order_key() > threshold.order_key())
                 } else {
                     !(*self <= *threshold)
                 }
             }
             /// One IEEE comparison: `!(self >= threshold)` holds for NaN and for a lower value
-            /// (with emulated floats, NaN or a lower key).
+            /// (with emulated `f32`, NaN or a lower key).
             #[inline]
             #[allow(clippy::neg_cmp_op_on_partial_ord)]
             fn may_enter_below(&self, threshold: &Self) -> bool {
-                if SOFT_FLOAT {
+                if $soft {
                     self.is_nan_bits() | (self.order_key() < threshold.order_key())
                 } else {
                     !(*self >= *threshold)
@@ -306,7 +315,7 @@ macro_rules! impl_int {
 }
 
 impl_float!(
-    f32, i32, u32 {
+    f32, i32, u32, SOFT_F32, {
         /// `Some(values)`: the explicit SIMD block test serves `f32`.
         #[inline(always)]
         fn as_f32s(values: &[Self]) -> Option<&[f32]> {
@@ -323,7 +332,7 @@ impl_float!(
             Some(entries)
         }
     }
-    f64, i64, u64 {}
+    f64, i64, u64, false, {}
 );
 impl_int!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 

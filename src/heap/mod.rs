@@ -157,7 +157,7 @@ fn parent(pos: usize) -> usize {
 /// full depth on every call: slower on every shape that was measured. Inlined as the compiler
 /// sees fit: at opt-level "s" on a Cortex-M0 it keeps one out-of-line copy for the
 /// replacements and [`heap_passes`], whose frame fits the plain footprint's stack bar because
-/// its comparisons call no soft-float routine there (`SOFT_FLOAT` in `rank.rs`).
+/// its comparisons call no soft-float routine there (`SOFT_F32` in `rank.rs`).
 #[inline]
 fn sift_down<S: Storage>(
     heap: &mut S,
