@@ -5,8 +5,9 @@
 //! and sifted up. Then each new entry costs one comparison with the root; only a better one
 //! replaces the root and is sifted down: O(log k). Because a stream's entries arrive by
 //! ascending index, a later entry that ties the root is worse than it and stays out, so the
-//! lower index wins the last place with no special case. At the end an in-place quicksort
-//! ([`sort()`]) leaves the storage best first in O(k log k).
+//! lower index wins the last place with no special case. At the end an in-place sort
+//! ([`sort()`]: a quicksort with `fast`, the heap's own sort without) leaves the storage best
+//! first in O(k log k).
 
 #[cfg(feature = "fast")]
 pub(crate) mod radix;
@@ -81,9 +82,10 @@ fn replace_root<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
 
 /// Keeps `entry` if it is among the best `capacity()` entries taken so far, as [`offer`] does,
 /// but while there is room it is appended in no order, and the heap is built once, when it is
-/// full (Floyd, O(k) for the whole fill, where a sift up each costs up to O(k log k) on a rising
-/// fill). Returns whether it replaced the root of a full heap. Until the heap is full, call
-/// [`settle`] before anything else reads it.
+/// full (Floyd, O(k) for the whole fill, where sifting each up costs up to O(k log k) on a
+/// falling or all-equal fill, each new entry climbing to the root). Returns whether it
+/// replaced the root of a full heap. Until the heap is full, call [`settle`] before anything
+/// else reads it.
 #[inline]
 #[cfg(feature = "fast")]
 pub(crate) fn take<S: Storage>(heap: &mut S, entry: Entry<S::Value>) -> bool {
@@ -155,9 +157,9 @@ fn parent(pos: usize) -> usize {
 /// not by much once the heap has settled), so the loop exits as soon as it stops. Kept
 /// branch-free (one pass over every level, moves chosen by comparisons), the sift paid the
 /// full depth on every call: slower on every shape that was measured. Inlined as the compiler
-/// sees fit: at opt-level "s" on a Cortex-M0 it keeps one out-of-line copy for the
-/// replacements and [`heap_passes`], whose frame fits the plain footprint's stack bar because
-/// its comparisons call no soft-float routine there (`SOFT_F32` in `rank.rs`).
+/// sees fit: at opt-level "s" on a Cortex-M0 the plain build inlines it twice, in the root
+/// replacement and in [`heap_passes`], and both fit the plain footprint's stack bar because
+/// their comparisons call no soft-float routine there (`SOFT_F32` in `rank.rs`).
 #[inline]
 fn sift_down<S: Storage>(
     heap: &mut S,
@@ -213,9 +215,9 @@ enum Passes {
 /// from one call of [`sift_down`]: the build makes a heap of them whatever their order
 /// (Floyd's bottom-up build, O(len)); the sort sorts a heap best first (the root, the worst
 /// entry, goes to the end and the last entry sifts down the rest, `len - 1` times,
-/// O(len log len)). Never inlined: one copy of the sift serves the selector's rebuilds, the
-/// final sort without `fast` and the introsort's fallback, which is less code than a copy in
-/// each (the Cortex-M0's plain `top_k_into` is sized against a bar).
+/// O(len log len)). Never inlined. Without `fast` only the final sort calls it (the fill
+/// sifts up, and no build runs outside the tests); with `fast` one copy serves the selector's
+/// rebuilds and the introsort's heap-sort fallback.
 #[inline(never)]
 fn heap_passes<S: Storage>(heap: &mut S, lo: usize, len: usize, passes: Passes) {
     // Build steps sift the entries at `len / 2 - 1` down to 0 in place, in the heap of all
