@@ -252,6 +252,161 @@ fn scatter<P: Perms, const FROM: u8, const TO: u8>(
     TO
 }
 
+/// Kept entries fewer than this are left to the quicksort whole: below it the spread's
+/// passes and its table cost about what they save.
+const SPREAD_MIN: usize = 128;
+
+/// The bucket of a key in a spread: its bits below those that every kept key shares, the
+/// leading eight of them (`(key - low) >> shift`, less than [`RADIX`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Digits {
+    low: u32,
+    shift: u32,
+    largest: bool,
+}
+
+impl Digits {
+    /// The bucket of `x`: ascending in the best-first order.
+    #[inline(always)]
+    fn of(self, x: f32) -> usize {
+        (key(x, self.largest).wrapping_sub(self.low) >> self.shift) as usize
+    }
+}
+
+/// Whether the best values of `T` are the largest (`f32`) or the smallest (`Reverse<f32>`);
+/// `None` for any other value type.
+fn largest_first<T: TotalRank>() -> Option<bool> {
+    as_f32s::<T>(&[]).map(|(_, largest)| largest)
+}
+
+/// Spreads the kept entries (in any order) of an `f32` storage into [`RADIX`] buckets by
+/// their [`Digits`], the buckets in best-first order: one pass for the keys' range, one to
+/// count each bucket, and a permutation in place that moves each entry once (American flag
+/// sort), with two tables of 256 `u16` on the stack. What is left is to sort each bucket,
+/// which [`bucket_end`] finds. Returns `None`, having moved nothing, for another value
+/// type, a storage that lends no places, fewer than [`SPREAD_MIN`] or more than `u16::MAX`
+/// entries, or keys that are all equal (one bucket).
+#[inline]
+pub(super) fn spread<S: Storage>(heap: &mut S) -> Option<Digits> {
+    let largest = largest_first::<S::Value>()?;
+    // The capacity first: a `TopK<f32, K>` with a small `K` compiles none of the spread.
+    if heap.capacity() < SPREAD_MIN || !(SPREAD_MIN..=usize::from(u16::MAX)).contains(&heap.len()) {
+        return None;
+    }
+    match heap.f32_lanes()? {
+        Lanes::Columns(idx, val) => spread_columns(idx, val, largest),
+        Lanes::Pairs(entries) => spread_pairs(entries, largest),
+    }
+}
+
+/// The end of the bucket of [`spread`] that starts at `lo`: past the entries from `lo` on
+/// whose digit is that of the entry at `lo`; at least `lo + 1`, and the storage's length if
+/// it lends no places.
+#[inline]
+pub(super) fn bucket_end<S: Storage>(heap: &mut S, lo: usize, digits: Digits) -> usize {
+    let len = heap.len();
+    let end = match heap.f32_lanes() {
+        Some(Lanes::Columns(_, val)) => end_of_run(val.iter().copied(), lo, digits),
+        Some(Lanes::Pairs(entries)) => end_of_run(entries.iter().map(|e| e.value), lo, digits),
+        None => None,
+    };
+    end.unwrap_or(len).max(lo + 1)
+}
+
+/// The end of the run of values of one digit that starts at `lo`.
+fn end_of_run(values: impl Iterator<Item = f32>, lo: usize, digits: Digits) -> Option<usize> {
+    let mut values = values.skip(lo);
+    let first = digits.of(values.next()?);
+    Some(lo + 1 + values.take_while(|&x| digits.of(x) == first).count())
+}
+
+/// [`spread`] in caller buffers. Never inlined, so that its tables are in a frame of their own,
+/// gone before the buckets are sorted.
+#[inline(never)]
+fn spread_columns(idx: &mut [u32], val: &mut [f32], largest: bool) -> Option<Digits> {
+    let len = idx.len().min(val.len());
+    spread_in(&mut (idx, val), len, largest)
+}
+
+/// [`spread`] in an array of entries, as [`spread_columns`].
+#[inline(never)]
+fn spread_pairs(mut entries: &mut [Entry<f32>], largest: bool) -> Option<Digits> {
+    let len = entries.len();
+    spread_in(&mut entries, len, largest)
+}
+
+/// [`spread`] in the first `len` places of `perms` (the index lane [`A`], the value lane
+/// [`B`]), all kept entries.
+fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digits> {
+    let entry =
+        |perms: &P, j: usize| Some((f32::from_bits(perms.get::<B>(j)?), perms.get::<A>(j)?));
+    let (mut low, mut high) = (u32::MAX, 0);
+    for j in 0..len {
+        let k = entry(perms, j).map_or(low, |(x, _)| key(x, largest));
+        (low, high) = (low.min(k), high.max(k));
+    }
+    if low >= high {
+        return None;
+    }
+    let bits = u32::BITS - (high - low).leading_zeros();
+    let digits = Digits {
+        low,
+        shift: bits.saturating_sub(RADIX.trailing_zeros()),
+        largest,
+    };
+    // Counts, then where each bucket ends and where its next entry goes. At most `u16::MAX`
+    // entries: no sum overflows.
+    let mut ends = [0_u16; RADIX];
+    for j in 0..len {
+        if let Some(end) = entry(perms, j).and_then(|(x, _)| ends.get_mut(digits.of(x))) {
+            *end += 1;
+        }
+    }
+    let mut next = [0_u16; RADIX];
+    let mut sum = 0_u16;
+    for (next, end) in next.iter_mut().zip(&mut ends) {
+        (*next, sum) = (sum, sum.wrapping_add(*end));
+        *end = sum;
+    }
+    // Each bucket in turn takes its entries from the places after it, by cycles: the entry
+    // taken out of place `i` goes to the next free place of its bucket, whose entry is placed
+    // next, until one belongs at `i`. Each place is written once, when its entry arrives.
+    for bucket in 0..RADIX {
+        let end = ends.get(bucket).copied().unwrap_or(0);
+        while let Some(&at) = next.get(bucket).filter(|&&at| at < end) {
+            let i = usize::from(at);
+            let Some(mut held) = entry(perms, i) else {
+                break;
+            };
+            loop {
+                let digit = digits.of(held.0);
+                if digit == bucket {
+                    break;
+                }
+                let (Some(slot), Some(&end)) = (next.get_mut(digit), ends.get(digit)) else {
+                    break;
+                };
+                // The counts hold: a bucket with an entry outside it has a free place.
+                if *slot >= end {
+                    break;
+                }
+                let j = usize::from(*slot);
+                *slot += 1;
+                let Some(displaced) = entry(perms, j) else {
+                    break;
+                };
+                perms.put(j, held.0, held.1);
+                held = displaced;
+            }
+            perms.put(i, held.0, held.1);
+            if let Some(slot) = next.get_mut(bucket) {
+                *slot += 1;
+            }
+        }
+    }
+    Some(digits)
+}
+
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
@@ -316,6 +471,139 @@ mod tests {
             let mut expected: Vec<u32> = (0..xs.len() as u32).collect();
             expected.sort_by_key(|&p| key(xs[p as usize], largest));
             assert_eq!(order, expected, "largest {largest}");
+        }
+    }
+
+    /// Rows for the spread: spread-out values, values that share their high bits, few
+    /// distinct values and both zeros, infinities beside finite values (one wide bucket),
+    /// subnormals, and one value far from the others.
+    fn spread_rows() -> Vec<Vec<f32>> {
+        let mut rng = crate::testing::data::Rng(0x2545_F491);
+        let mut next = move || rng.next_u64() as u32;
+        let len = if cfg!(miri) { 130 } else { 1000 };
+        let edges = [
+            0.0,
+            -0.0,
+            1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            1e-45,
+        ];
+        let mut rows: Vec<Vec<f32>> = std::vec![
+            (0..len)
+                .map(|_| f32::from_bits(next() & 0xBFFF_FFFF))
+                .collect(),
+            (0..len)
+                .map(|_| 1.0 + (next() % 4096) as f32 / 8192.0)
+                .collect(),
+            (0..len)
+                .map(|_| edges[next() as usize % edges.len()])
+                .collect(),
+            (0..len)
+                .map(|_| [0.0, -0.0, 2.0][next() as usize % 3])
+                .collect(),
+            (0..len).map(|_| f32::from_bits(next() % 64)).collect(),
+        ];
+        let mut outlier: Vec<f32> = (0..len).map(|_| (next() % 100) as f32).collect();
+        outlier[len / 2] = 1e30;
+        rows.push(outlier);
+        rows
+    }
+
+    /// After a spread the buckets are in order and hold the same entries; the sort through
+    /// the spread (both lanes, largest and smallest first) is the oracle's.
+    #[test]
+    fn the_spread_keeps_the_entries_and_orders_the_buckets() {
+        use crate::heap::storage::{Limited, Reversed, Slices};
+        use crate::testing::oracle;
+        let bits = |e: &[Entry<f32>]| -> Vec<(u32, u32)> {
+            e.iter().map(|e| (e.index, e.value.to_bits())).collect()
+        };
+        for row in spread_rows() {
+            let n = row.len();
+            // Caller buffers, in a scrambled order (a heap's is neither sorted nor random).
+            let order: Vec<u32> = (0..n as u32).map(|i| (i * 7 + 3) % n as u32).collect();
+            let (mut idx, mut val) = (std::vec![0; n], std::vec![0.0; n]);
+            let mut columns = Slices::new(&mut idx, &mut val).unwrap();
+            for &i in &order {
+                columns.append(Entry {
+                    value: row[i as usize],
+                    index: i,
+                });
+            }
+            let digits = spread(&mut columns);
+            let all_equal = row.iter().all(|&x| key(x, true) == key(row[0], true));
+            assert_eq!(digits.is_none(), all_equal, "{row:?}");
+            if let Some(digits) = digits {
+                let (idx, val) = columns.into_kept();
+                let d: Vec<usize> = val.iter().map(|&x| digits.of(x)).collect();
+                assert!(d.windows(2).all(|w| w[0] <= w[1]), "buckets out of order");
+                assert!(d.iter().all(|&d| d < RADIX));
+                let mut moved: Vec<(u32, u32)> = idx
+                    .iter()
+                    .zip(val.iter())
+                    .map(|(&i, v)| (i, v.to_bits()))
+                    .collect();
+                moved.sort_unstable();
+                let mut kept: Vec<(u32, u32)> = (0..n as u32)
+                    .map(|i| (i, row[i as usize].to_bits()))
+                    .collect();
+                kept.sort_unstable();
+                assert_eq!(moved, kept, "the spread lost or made entries");
+            }
+            // Through the sort: columns, an array of entries, and the smallest first.
+            let want = oracle(&row, n).unwrap();
+            let (mut idx, mut val) = (std::vec![0; n], std::vec![0.0; n]);
+            let mut columns = Slices::new(&mut idx, &mut val).unwrap();
+            let mut pairs = Limited::<f32, 1000>::new(n);
+            for &i in &order {
+                columns.append(Entry {
+                    value: row[i as usize],
+                    index: i,
+                });
+                pairs.append(Entry {
+                    value: row[i as usize],
+                    index: i,
+                });
+            }
+            crate::heap::sort(&mut columns);
+            crate::heap::sort(&mut pairs);
+            let (idx_sorted, val_sorted) = columns.into_kept();
+            let got: Vec<Entry<f32>> = idx_sorted
+                .iter()
+                .zip(val_sorted.iter())
+                .map(|(&index, &value)| Entry { value, index })
+                .collect();
+            assert_eq!(bits(&got), bits(&want));
+            assert_eq!(bits(pairs.entries()), bits(&want));
+            let reversed: Vec<core::cmp::Reverse<f32>> =
+                row.iter().map(|&x| core::cmp::Reverse(x)).collect();
+            let want: Vec<Entry<f32>> = oracle(&reversed, n)
+                .unwrap()
+                .into_iter()
+                .map(|e| Entry {
+                    value: e.value.0,
+                    index: e.index,
+                })
+                .collect();
+            let (mut idx, mut val) = (std::vec![0; n], std::vec![0.0; n]);
+            let mut smallest = Reversed::new(&mut idx, &mut val).unwrap();
+            for &i in &order {
+                smallest.append(Entry {
+                    value: core::cmp::Reverse(row[i as usize]),
+                    index: i,
+                });
+            }
+            crate::heap::sort(&mut smallest);
+            let got: Vec<Entry<f32>> = (0..n)
+                .filter_map(|j| smallest.get(j))
+                .map(|e| Entry {
+                    value: e.value.0,
+                    index: e.index,
+                })
+                .collect();
+            assert_eq!(bits(&got), bits(&want));
         }
     }
 }
