@@ -252,24 +252,46 @@ fn scatter<P: Perms, const FROM: u8, const TO: u8>(
     TO
 }
 
-/// Kept entries fewer than this are left to the quicksort whole: below it the spread's
-/// passes and its table cost about what they save.
+/// Ranges of fewer entries than this are left to the quicksort: below it a spread's passes
+/// and its tables cost about what they save.
 const SPREAD_MIN: usize = 128;
 
-/// The bucket of a key in a spread: its bits below those that every kept key shares, the
-/// leading eight of them (`(key - low) >> shift`, less than [`RADIX`]).
+/// The bucket of an entry in a spread: the leading eight bits, below those that every entry
+/// of the range shares, of its key in the best-first order (`(key - low) >> shift`, less
+/// than [`RADIX`]; below or above a narrowed range, the first or the last bucket). The key
+/// is the value's monotone key (`key`) above the index, so that equal values are spread by
+/// their indices.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Digits {
-    low: u32,
+    low: u64,
     shift: u32,
     largest: bool,
 }
 
+/// The key of an entry: ascending in the best-first order, and distinct for distinct indices.
+#[inline(always)]
+fn entry_key(x: f32, index: u32, largest: bool) -> u64 {
+    u64::from(key(x, largest)) << 32 | u64::from(index)
+}
+
 impl Digits {
-    /// The bucket of `x`: ascending in the best-first order.
+    /// The digits of the keys `low..=high`: `None` if they are one key.
+    fn over(low: u64, high: u64, largest: bool) -> Option<Self> {
+        let span = high.checked_sub(low).filter(|&span| span > 0)?;
+        let bits = u64::BITS - span.leading_zeros();
+        Some(Digits {
+            low,
+            shift: bits.saturating_sub(RADIX.trailing_zeros()),
+            largest,
+        })
+    }
+
+    /// The bucket of the entry `(x, index)`: ascending in the best-first order; a key below
+    /// the range's goes to the first bucket, one above it to the last.
     #[inline(always)]
-    fn of(self, x: f32) -> usize {
-        (key(x, self.largest).wrapping_sub(self.low) >> self.shift) as usize
+    fn of(self, x: f32, index: u32) -> usize {
+        let above = entry_key(x, index, self.largest).saturating_sub(self.low);
+        (above >> self.shift).min(RADIX as u64 - 1) as usize
     }
 }
 
@@ -279,45 +301,59 @@ fn largest_first<T: TotalRank>() -> Option<bool> {
     as_f32s::<T>(&[]).map(|(_, largest)| largest)
 }
 
-/// Spreads the kept entries (in any order) of an `f32` storage into [`RADIX`] buckets by
-/// their [`Digits`], the buckets in best-first order: one pass for the keys' range, one to
-/// count each bucket, and a permutation in place that moves each entry once (American flag
-/// sort), with two tables of 256 `u16` on the stack. What is left is to sort each bucket,
-/// which [`bucket_end`] finds. Returns `None`, having moved nothing, for another value
-/// type, a storage that lends no places, fewer than [`SPREAD_MIN`] or more than `u16::MAX`
-/// entries, or keys that are all equal (one bucket).
+/// Spreads the kept entries at `lo..hi` (in any order) of an `f32` storage into [`RADIX`]
+/// buckets by their [`Digits`], the buckets in best-first order: one pass for the keys'
+/// range, one to count each bucket, and a permutation in place that moves each entry once
+/// (American flag sort), with two tables of 256 `u16` on the stack. What is left is to sort
+/// each bucket, which [`bucket_end`] finds. The range's least and greatest keys (of the
+/// narrowed range, if it is) fall in different buckets, so every bucket is shorter than the
+/// range, and a bucket between the first and the last has keys that share at least 8 more
+/// leading bits than the range's. Returns
+/// `None`, having moved nothing, for another value type, a storage that lends no places, or
+/// a range of fewer than [`SPREAD_MIN`] or more than `u16::MAX` entries.
 #[inline]
-pub(super) fn spread<S: Storage>(heap: &mut S) -> Option<Digits> {
+pub(super) fn spread<S: Storage>(heap: &mut S, lo: usize, hi: usize) -> Option<Digits> {
     let largest = largest_first::<S::Value>()?;
     // The capacity first: a `TopK<f32, K>` with a small `K` compiles none of the spread.
-    if heap.capacity() < SPREAD_MIN || !(SPREAD_MIN..=usize::from(u16::MAX)).contains(&heap.len()) {
+    let len = hi.checked_sub(lo)?;
+    if heap.capacity() < SPREAD_MIN || !(SPREAD_MIN..=usize::from(u16::MAX)).contains(&len) {
         return None;
     }
     match heap.f32_lanes()? {
-        Lanes::Columns(idx, val) => spread_columns(idx, val, largest),
-        Lanes::Pairs(entries) => spread_pairs(entries, largest),
+        Lanes::Columns(idx, val) => {
+            spread_columns(idx.get_mut(lo..hi)?, val.get_mut(lo..hi)?, largest)
+        }
+        Lanes::Pairs(entries) => spread_pairs(entries.get_mut(lo..hi)?, largest),
     }
 }
 
-/// The end of the bucket of [`spread`] that starts at `lo`: past the entries from `lo` on
-/// whose digit is that of the entry at `lo`; at least `lo + 1`, and the storage's length if
-/// it lends no places.
+/// The end of the bucket of [`spread`] that starts at `lo`, within `..hi`: past the entries
+/// from `lo` on whose digit is that of the entry at `lo`; at least `lo + 1`, and `hi` if
+/// the storage lends no places.
 #[inline]
-pub(super) fn bucket_end<S: Storage>(heap: &mut S, lo: usize, digits: Digits) -> usize {
-    let len = heap.len();
-    let end = match heap.f32_lanes() {
-        Some(Lanes::Columns(_, val)) => end_of_run(val.iter().copied(), lo, digits),
-        Some(Lanes::Pairs(entries)) => end_of_run(entries.iter().map(|e| e.value), lo, digits),
+pub(super) fn bucket_end<S: Storage>(heap: &mut S, lo: usize, hi: usize, digits: Digits) -> usize {
+    let run = match heap.f32_lanes() {
+        Some(Lanes::Columns(idx, val)) => match (val.get(lo..hi), idx.get(lo..hi)) {
+            (Some(val), Some(idx)) => run_len(val.iter().copied().zip(idx.iter().copied()), digits),
+            _ => None,
+        },
+        // Not `Perms::get`, which this type has too.
+        Some(Lanes::Pairs(entries)) => <[Entry<f32>]>::get(entries, lo..hi)
+            .and_then(|entries| run_len(entries.iter().map(|e| (e.value, e.index)), digits)),
         None => None,
     };
-    end.unwrap_or(len).max(lo + 1)
+    run.map_or(hi, |run| lo + run).max(lo + 1)
 }
 
-/// The end of the run of values of one digit that starts at `lo`.
-fn end_of_run(values: impl Iterator<Item = f32>, lo: usize, digits: Digits) -> Option<usize> {
-    let mut values = values.skip(lo);
-    let first = digits.of(values.next()?);
-    Some(lo + 1 + values.take_while(|&x| digits.of(x) == first).count())
+/// The length of the run of entries of one digit at the start of `entries`.
+fn run_len(mut entries: impl Iterator<Item = (f32, u32)>, digits: Digits) -> Option<usize> {
+    let (x, i) = entries.next()?;
+    let first = digits.of(x, i);
+    Some(
+        1 + entries
+            .take_while(|&(x, i)| digits.of(x, i) == first)
+            .count(),
+    )
 }
 
 /// [`spread`] in caller buffers. Never inlined, so that its tables are in a frame of their own,
@@ -340,26 +376,43 @@ fn spread_pairs(mut entries: &mut [Entry<f32>], largest: bool) -> Option<Digits>
 fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digits> {
     let entry =
         |perms: &P, j: usize| Some((f32::from_bits(perms.get::<B>(j)?), perms.get::<A>(j)?));
-    let (mut low, mut high) = (u32::MAX, 0);
+    let (mut low, mut high) = (u64::MAX, 0);
     for j in 0..len {
-        let k = entry(perms, j).map_or(low, |(x, _)| key(x, largest));
+        let k = entry(perms, j).map_or(low, |(x, i)| entry_key(x, i, largest));
         (low, high) = (low.min(k), high.max(k));
     }
-    if low >= high {
-        return None;
-    }
-    let bits = u32::BITS - (high - low).leading_zeros();
-    let digits = Digits {
-        low,
-        shift: bits.saturating_sub(RADIX.trailing_zeros()),
-        largest,
-    };
+    let mut digits = Digits::over(low, high, largest)?;
     // Counts, then where each bucket ends and where its next entry goes. At most `u16::MAX`
     // entries: no sum overflows.
     let mut ends = [0_u16; RADIX];
-    for j in 0..len {
-        if let Some(end) = entry(perms, j).and_then(|(x, _)| ends.get_mut(digits.of(x))) {
-            *end += 1;
+    loop {
+        ends.fill(0);
+        for j in 0..len {
+            if let Some(end) = entry(perms, j).and_then(|(x, i)| ends.get_mut(digits.of(x, i))) {
+                *end += 1;
+            }
+        }
+        // Keys in a cluster with a few far from it (logits beside many -inf, which tie and
+        // differ by their index only): the range is narrowed to the bucket that holds more
+        // than 7/8 of them, those outside it going to the first or the last bucket. Each
+        // narrowing leaves at least 8 fewer bits to the range: at most 8 of them.
+        let (cluster, most) = (0..RADIX)
+            .zip(ends)
+            .max_by_key(|&(_, count)| count)
+            .unwrap_or((0, 0));
+        if usize::from(most) <= len - len / 8 || digits.shift == 0 {
+            break;
+        }
+        let (mut low, mut high) = (u64::MAX, 0);
+        for j in 0..len {
+            if let Some((x, i)) = entry(perms, j).filter(|&(x, i)| digits.of(x, i) == cluster) {
+                let k = entry_key(x, i, largest);
+                (low, high) = (low.min(k), high.max(k));
+            }
+        }
+        match Digits::over(low, high, largest) {
+            Some(narrowed) => digits = narrowed,
+            None => break,
         }
     }
     let mut next = [0_u16; RADIX];
@@ -379,7 +432,7 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
                 break;
             };
             loop {
-                let digit = digits.of(held.0);
+                let digit = digits.of(held.0, held.1);
                 if digit == bucket {
                     break;
                 }
@@ -476,7 +529,7 @@ mod tests {
 
     /// Rows for the spread: spread-out values, values that share their high bits, few
     /// distinct values and both zeros, infinities beside finite values (one wide bucket),
-    /// subnormals, and one value far from the others.
+    /// subnormals, one value far from the others, mostly -inf, and all equal.
     fn spread_rows() -> Vec<Vec<f32>> {
         let mut rng = crate::testing::data::Rng(0x2545_F491);
         let mut next = move || rng.next_u64() as u32;
@@ -508,6 +561,19 @@ mod tests {
         let mut outlier: Vec<f32> = (0..len).map(|_| (next() % 100) as f32).collect();
         outlier[len / 2] = 1e30;
         rows.push(outlier);
+        // Mostly -inf (masked logits): equal values spread by their indices.
+        rows.push(
+            (0..len)
+                .map(|_| {
+                    if next() % 25 == 0 {
+                        (next() % 999) as f32 / 9.0
+                    } else {
+                        f32::NEG_INFINITY
+                    }
+                })
+                .collect(),
+        );
+        rows.push(std::vec![3.5; len]);
         rows
     }
 
@@ -532,12 +598,17 @@ mod tests {
                     index: i,
                 });
             }
-            let digits = spread(&mut columns);
-            let all_equal = row.iter().all(|&x| key(x, true) == key(row[0], true));
-            assert_eq!(digits.is_none(), all_equal, "{row:?}");
+            // Indices are distinct: every range of 128 entries or more spreads.
+            let digits = spread(&mut columns, 0, n);
+            assert!(digits.is_some());
             if let Some(digits) = digits {
                 let (idx, val) = columns.into_kept();
-                let d: Vec<usize> = val.iter().map(|&x| digits.of(x)).collect();
+                let d: Vec<usize> = val
+                    .iter()
+                    .zip(idx.iter())
+                    .map(|(&x, &i)| digits.of(x, i))
+                    .collect();
+                assert!(d.first() < d.last(), "one bucket");
                 assert!(d.windows(2).all(|w| w[0] <= w[1]), "buckets out of order");
                 assert!(d.iter().all(|&d| d < RADIX));
                 let mut moved: Vec<(u32, u32)> = idx

@@ -74,7 +74,7 @@ pub(super) fn ordered<S: Storage>(
     let len = heap.len();
     let run = run(heap, len);
     if matches!(run, Run::Neither) && !by_radix(heap) {
-        spread_and_quicksort(heap, len);
+        spread_and_quicksort(heap, 0, len, SPREAD_LEVELS);
     }
     // Best first now, unless the entries were in order worst first.
     if matches!(run, Run::WorstFirst) != worst_first {
@@ -82,23 +82,32 @@ pub(super) fn ordered<S: Storage>(
     }
 }
 
-/// Sorts the first `len` entries best first: spread into buckets first if they are `f32`
-/// ([`radix::spread`]), each bucket then by the quicksort, else all of them by the quicksort.
-/// The spread is three reads of the entries and a permutation, O(k), after which the
-/// quicksorts take about k·log2(k/256) comparisons instead of k·log2(k) when the keys are
-/// spread out; at worst (all in one bucket) it is the quicksort of all, after those passes.
+/// Levels of spreads the final sort makes at most before a range goes to the quicksort: keys
+/// of 64 bits, 8 fewer a level in a bucket between the first and the last, and a margin for
+/// the first and the last buckets of narrowed ranges, whose keys may not share more bits.
 #[cfg(feature = "fast")]
-fn spread_and_quicksort<S: Storage>(heap: &mut S, len: usize) {
-    let depth = |len: usize| 2 * (usize::BITS - len.leading_zeros());
-    let Some(digits) = radix::spread(heap) else {
-        quicksort(heap, 0, len, depth(len));
+const SPREAD_LEVELS: u32 = 16;
+
+/// Sorts the entries at `lo..hi` best first: if they are many `f32` entries, spread into
+/// buckets first ([`radix::spread`]) and each bucket sorted so in turn, at most `levels` deep,
+/// else by the quicksort. A spread is a few reads of its range and a permutation, O(range),
+/// and what is left below [`radix::spread`]'s least range, or below the last level, goes to
+/// the quicksort: O(k) for `f32` entries spread out, O(16·k + k log k) at worst.
+#[cfg(feature = "fast")]
+fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: u32) {
+    let digits = match levels {
+        0 => None,
+        _ => radix::spread(heap, lo, hi),
+    };
+    let Some(digits) = digits else {
+        quicksort(heap, lo, hi, 2 * (usize::BITS - (hi - lo).leading_zeros()));
         return;
     };
-    let mut lo = 0;
-    while lo < len {
-        let hi = radix::bucket_end(heap, lo, digits).min(len);
-        quicksort(heap, lo, hi, depth(hi - lo));
-        lo = hi;
+    let mut at = lo;
+    while at < hi {
+        let end = radix::bucket_end(heap, at, hi, digits).min(hi);
+        spread_and_quicksort(heap, at, end, levels - 1);
+        at = end;
     }
 }
 
