@@ -1,6 +1,9 @@
 //! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! With the `fast` feature, a quicksort (introsort), which at large k takes about half the
+//! With the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
+//! the leading bits of their keys where that pays ([`radix::spread`]), and each bucket is then
+//! sorted as a range of its own. The sort of a range is a quicksort (introsort), which at
+//! large k takes about half the
 //! time of a heap sort of the same entries: fewer comparisons, and each partition reads the
 //! entries in order. Entries already in order, best first or worst first, cost one pass (a
 //! full sort of a row that is already in order, as `top_k_into` with k = n is, need not be n
@@ -64,7 +67,7 @@ fn sort_to<S: Storage>(heap: &mut S, worst_first: bool) {
 /// The final sort with the `fast` feature, best first or (`worst_first`) worst first: entries
 /// already in order, one way or the other, cost one pass (a reversal at most); others go to
 /// `by_radix`, which sorts them best first and says so (the radix sort of a whole row), or,
-/// if it does not, to the introsort.
+/// if it does not, to the spread and the introsort ([`spread_and_quicksort`]).
 #[cfg(feature = "fast")]
 pub(super) fn ordered<S: Storage>(
     heap: &mut S,
