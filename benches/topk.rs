@@ -15,8 +15,8 @@
 //! normal), `ascending` and `descending` (every value enters the heap, or none does), `equal`
 //! (all ties), and rows built against a pre-filter: `rising_masked` (rising, every seventh value
 //! `-inf`), `sawtooth` (rising runs of 37, shorter than k), `organ_pipe`, `rise_fall` (rising to
-//! three quarters, then falling) and `anti_sample` (the places the scan samples hold the lowest
-//! values, the others rise). n in {4,096, 49,152, 151,936, 262,144} (a short row and the
+//! three quarters, then falling), `anti_sample` (the places the scan samples hold the lowest
+//! values, the others rise) and `anti_sample_high` (they hold the highest). n in {4,096, 49,152, 151,936, 262,144} (a short row and the
 //! SmolLM2, Qwen2 and Gemma 3 vocabularies), k in {1, 50, 200, 1000, 4096}.
 //!
 //! ```text

@@ -68,6 +68,7 @@ SHAPES = [
     "organ_pipe",
     "rise_fall",
     "anti_sample",
+    "anti_sample_high",
 ]
 # The plot's shapes: the first five (the rows built against the pre-filter are in the tables).
 PLOT_SHAPES = SHAPES[:5]

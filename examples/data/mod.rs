@@ -51,7 +51,7 @@ pub fn normal_logits(n: usize, seed: u64) -> Vec<f32> {
 /// - `sawtooth`: teeth of 37 values, each tooth's top above the last one's;
 /// - `organ_pipe`: rising to the middle, then falling; `rise_fall`: rising for three quarters,
 ///   then falling;
-/// - `anti_sample`: [`anti_sample`], low where the scan samples.
+/// - `anti_sample` and `anti_sample_high`: [`anti_sample`], low or high where the scan samples.
 pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
     let mut rng = Rng(0xA5A5);
     let masked = normal_logits(n, 0x3A5C)
@@ -104,6 +104,7 @@ pub fn shapes(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
                 .collect(),
         ),
         ("anti_sample", anti_sample(n, k, false)),
+        ("anti_sample_high", anti_sample(n, k, true)),
     ]
 }
 

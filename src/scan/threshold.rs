@@ -1,6 +1,7 @@
 //! The scan's floors: a guess from a sample spread over the slice ([`guess`]), and, when the
-//! slice's order defeats the sample, a floor for the rest of it found by counting
-//! ([`raise`]), which is exact.
+//! slice's order defeats the sample, a floor found by counting, which is exact: raised for the
+//! rest of the slice when too many values are above the guess ([`raise`]), lowered when too
+//! few are ([`lower`]).
 
 use super::SPARE;
 use crate::block::{for_flagged, BlockTest};
@@ -196,9 +197,8 @@ fn isqrt(x: u64) -> u64 {
 /// until at least k and at most [`limit`] are above it, where the values allow.
 ///
 /// The second sample of [`guess`] is tried first; then it bisects between the two closest
-/// floors it has counted ([`TotalRank::rank_midpoint`]), counting at each step, until the
-/// count falls in the window or the two ends are neighbours in the order: at most w + 2
-/// counting reads of the rest for keys of w bits.
+/// floors it has counted ([`bisect`]): at most w + 2 counting reads of the rest for keys of w
+/// bits.
 #[inline(always)]
 pub(super) fn raise<T: TotalRank, B: BlockTest>(
     mut low: T,
@@ -215,10 +215,6 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
             at_least_k: count >= k,
         };
     }
-    let raised = |floor| Raised {
-        floor,
-        at_least_k: true,
-    };
     // A second look before bisecting: a sample of the rest at other places, which a row built
     // against the first one does not defeat too.
     let mut high = None;
@@ -226,25 +222,79 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
         if second.may_enter_above(&low) {
             match count_above(rest, second, ceiling) {
                 count if count < k => high = Some(second),
-                count if count <= limit => return raised(second),
+                count if count <= limit => return Raised::exact(second),
                 _ => low = second,
             }
         }
     }
     // More than `limit` values are above `low`: their best is above it.
-    let mut high = high.unwrap_or_else(|| best_above(rest, low, ceiling));
+    let high = high.unwrap_or_else(|| best_above(rest, low, ceiling));
+    bisect(low, high, k, limit, rest, ceiling)
+}
+
+/// A floor of `values` below `high`, which fewer than k values are strictly above, for a heap
+/// of `k`: one that at least k and at most [`limit`] values are above, where the values allow,
+/// or `None` if the second sample of [`guess`] has no value below `high` (an all-equal row)
+/// or fewer than k values are above the worst.
+///
+/// The mirror of [`raise`], for a guess that a row has defeated by being too high: the second
+/// sample first, then, if it is still too high, a count above the worst value, then a
+/// bisection between the two closest floors counted ([`bisect`]): at most w + 3 counting
+/// reads of the values for keys of w bits.
+#[inline(always)]
+pub(super) fn lower<T: TotalRank, B: BlockTest>(
+    high: T,
+    k: usize,
+    values: &[T],
+    test: B,
+) -> Option<T> {
+    let limit = limit(k, values.len());
+    let second = guess(0, values, k, Phase::Middle, test).ok().flatten()?;
+    if !high.may_enter_above(&second) {
+        return None;
+    }
+    let count = count_above(values, second, None);
+    let (low, high) = match count {
+        count if count < k => {
+            let worst = worst_below(values, second);
+            match count_above(values, worst, None) {
+                count if count < k => return None,
+                count if count <= limit => return Some(worst),
+                _ => (worst, second),
+            }
+        }
+        count if count <= limit => return Some(second),
+        _ => (second, high),
+    };
+    Some(bisect(low, high, k, limit, values, None).floor)
+}
+
+/// Bisects between `low`, which more than `limit` values of `rest` not above `ceiling` are
+/// strictly above, and `high`, which fewer than k are, halving the gap in the key of the
+/// order ([`TotalRank::rank_midpoint`]) and counting at each step, until the count falls in
+/// `k..=limit` or the two ends are neighbours in the order: at most w counting reads for keys
+/// of w bits. The floor found has at least k values above it.
+#[inline(always)]
+fn bisect<T: TotalRank>(
+    mut low: T,
+    mut high: T,
+    k: usize,
+    limit: usize,
+    rest: &[T],
+    ceiling: Option<T>,
+) -> Raised<T> {
     while let Some(mid) = T::rank_midpoint(&low, &high) {
         if !mid.may_enter_above(&low) || !high.may_enter_above(&mid) {
             break;
         }
         match count_above(rest, mid, ceiling) {
             count if count < k => high = mid,
-            count if count <= limit => return raised(mid),
+            count if count <= limit => return Raised::exact(mid),
             _ => low = mid,
         }
     }
     // More than `limit` are above `low`, and no value lies between it and `high`.
-    raised(low)
+    Raised::exact(low)
 }
 
 /// A floor from [`raise`].
@@ -254,6 +304,16 @@ pub(super) struct Raised<T> {
     pub(super) floor: T,
     /// Whether at least k values of the rest in the band are strictly above it.
     pub(super) at_least_k: bool,
+}
+
+impl<T> Raised<T> {
+    /// A floor that at least k values are above.
+    fn exact(floor: T) -> Self {
+        Raised {
+            floor,
+            at_least_k: true,
+        }
+    }
 }
 
 /// Values a counting read goes through in the time that an entry takes to move one level
@@ -284,7 +344,7 @@ pub(super) fn limit(k: usize, len: usize) -> usize {
     k + SPARE.max(len / values_per_sift(k).max(1))
 }
 
-/// Lanes of [`count_above`]: the counts of values `j`, `j + LANES`, ... in lane `j`.
+/// Lanes of [`fold`]: the best (or worst) of values `j`, `j + LANES`, ... in lane `j`.
 const LANES: usize = 8;
 
 /// How many of `values` are strictly above `floor` and not above `ceiling`, NaN counted as
@@ -312,26 +372,151 @@ fn count<T>(values: &[T], holds: impl Fn(&T) -> bool) -> usize {
 }
 
 /// The best of `floor` and the rankable values of `values` not above `ceiling`: a branch-free
-/// fold by [`LANES`] that vectorizes.
+/// fold that vectorizes.
 #[inline(always)]
 fn best_above<T: TotalRank>(values: &[T], floor: T, ceiling: Option<T>) -> T {
-    #[cfg(test)]
-    super::tally::read(values.len());
-    let better = |best: T, v: &T| {
+    fold(values, floor, |best, v| {
         let under = ceiling.map_or(true, |ceiling| !v.may_enter_above(&ceiling));
         if v.is_rankable() & under & v.may_enter_above(&best) {
             *v
         } else {
             best
         }
-    };
-    let mut lanes = [floor; LANES];
+    })
+}
+
+/// The worst of `high` and the rankable values of `values`: the mirror of [`best_above`].
+#[inline(always)]
+fn worst_below<T: TotalRank>(values: &[T], high: T) -> T {
+    fold(values, high, |worst, v| {
+        if v.is_rankable() & v.may_enter_below(&worst) {
+            *v
+        } else {
+            worst
+        }
+    })
+}
+
+/// `values` folded by `pick` from `init`, in [`LANES`] independent lanes so that a
+/// branch-free `pick` vectorizes; `pick` must be associative and commutative (a best or a
+/// worst).
+#[inline(always)]
+fn fold<T: Copy>(values: &[T], init: T, pick: impl Fn(T, &T) -> T) -> T {
+    #[cfg(test)]
+    super::tally::read(values.len());
+    let mut lanes = [init; LANES];
     let chunks = values.chunks_exact(LANES);
-    let tail = chunks.remainder().iter().fold(floor, better);
+    let tail = chunks.remainder().iter().fold(init, &pick);
     for chunk in chunks {
         for (lane, v) in lanes.iter_mut().zip(chunk) {
-            *lane = better(*lane, v);
+            *lane = pick(*lane, v);
         }
     }
-    lanes.iter().fold(tail, better)
+    lanes.iter().fold(tail, pick)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::block::Portable;
+    use crate::testing::data;
+
+    /// How many of `x` rank strictly above `floor`, by `rank_cmp` alone.
+    fn above(x: &[f32], floor: f32) -> usize {
+        x.iter()
+            .filter(|v| v.rank_cmp(&floor) == core::cmp::Ordering::Greater)
+            .count()
+    }
+
+    /// A floor that `lower` or `raise` found says what it claims: with `at_least_k`, at least
+    /// k values above it, and at most `limit` unless no floor between it and the next value up
+    /// has k above (ties); without, fewer than k above it, and no lower floor worth counting.
+    fn check(x: &[f32], k: usize, found: Raised<f32>, lowest: f32, what: &str) {
+        let count = above(x, found.floor);
+        if found.at_least_k {
+            assert!(count >= k, "{what}: {count} above, k = {k}");
+            let next = x
+                .iter()
+                .copied()
+                .filter(|v| v.rank_cmp(&found.floor).is_gt())
+                .fold(f32::INFINITY, f32::min);
+            assert!(
+                count <= limit(k, x.len()) || above(x, next) < k,
+                "{what}: {count} above, limit {}",
+                limit(k, x.len())
+            );
+        } else {
+            assert!(count < k, "{what}: {count} above, k = {k}, not at least k");
+            assert_eq!(
+                found.floor.to_bits(),
+                lowest.to_bits(),
+                "{what}: not the worst"
+            );
+        }
+    }
+
+    /// Rows whose order or ties defeat a guess: every shape of the benches, a row of equal
+    /// values with a few above them, ±0 and the infinities, subnormals.
+    fn rows(n: usize, k: usize) -> Vec<(&'static str, Vec<f32>)> {
+        let mut rows = data::shapes(n, k);
+        let mut few_above = std::vec![-1.0_f32; n];
+        for (i, v) in few_above.iter_mut().enumerate().step_by(97) {
+            *v = i as f32;
+        }
+        rows.push(("few_above_ties", few_above));
+        let min_heavy = (0..n).map(|i| {
+            if i % 5 < 2 {
+                f32::NEG_INFINITY
+            } else {
+                i as f32
+            }
+        });
+        rows.push(("min_heavy", min_heavy.collect()));
+        let edges = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, 1e-45, -1e-45];
+        rows.push(("edges", (0..n).map(|i| edges[i * 7 % 6]).collect()));
+        rows.push((
+            "subnormal",
+            (0..n)
+                .map(|i| f32::from_bits((i * 2_654_435_761 % 4096) as u32))
+                .collect(),
+        ));
+        rows
+    }
+
+    #[test]
+    fn lowered_and_raised_floors_have_what_they_claim_above_them() {
+        let n = if cfg!(miri) { 1500 } else { 6000 };
+        // n / 2 + 1: too large a k for a sample, so that the worst value is counted first.
+        // Under Miri (slow), a small k and that one.
+        let ks = if cfg!(miri) {
+            std::vec![7, n / 2 + 1]
+        } else {
+            std::vec![1, 7, 50, 300, 1000, n / 2 + 1]
+        };
+        for k in ks {
+            for (name, x) in rows(n, k) {
+                let best = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let worst = x.iter().copied().fold(f32::INFINITY, f32::min);
+                let what = std::format!("lower, {name}, k = {k}");
+                if let Some(floor) = lower(best, k, &x, Portable) {
+                    let found = Raised::exact(floor);
+                    check(&x, k, found, worst, &what);
+                } else {
+                    // Nothing below the best in the second sample, or fewer than k above the
+                    // worst.
+                    let second = guess(0, &x, k, Phase::Middle, Portable).unwrap();
+                    let sampled_below = second.is_some_and(|second| best.rank_cmp(&second).is_gt());
+                    assert!(!sampled_below || above(&x, worst) < k, "{what}");
+                }
+                let what = std::format!("raise, {name}, k = {k}");
+                let raised = raise(worst, k, &x, None, Portable);
+                if above(&x, worst) >= k {
+                    assert!(raised.at_least_k, "{what}");
+                }
+                check(&x, k, raised, worst, &what);
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@ use crate::common;
 
 use core::cmp::Reverse;
 
-use common::data::{anti_sample, shapes};
+use common::data::shapes;
 use common::{oracle, via_slice_topk, via_top_k_into, Feed};
 use tinytopk::{top_k_rows, Error, TopK};
 
@@ -25,12 +25,10 @@ fn ks(n: usize) -> Vec<usize> {
 
 /// Every shape and the rows against the sample, at n.
 fn rows(n: usize, k: usize) -> Vec<(String, Vec<f32>)> {
-    let mut rows: Vec<(String, Vec<f32>)> = shapes(n, k)
+    shapes(n, k)
         .into_iter()
         .map(|(name, x)| (name.to_string(), x))
-        .collect();
-    rows.push(("anti_sample_high".into(), anti_sample(n, k, true)));
-    rows
+        .collect()
 }
 
 fn lens() -> Vec<usize> {
