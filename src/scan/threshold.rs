@@ -479,7 +479,7 @@ mod tests {
         rows.push((
             "subnormal",
             (0..n)
-                .map(|i| f32::from_bits((i * 2_654_435_761 % 4096) as u32))
+                .map(|i| f32::from_bits((i as u64 * 2_654_435_761 % 4096) as u32))
                 .collect(),
         ));
         rows

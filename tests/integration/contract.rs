@@ -227,9 +227,11 @@ fn nan_and_bad_k_are_einval_and_write_nothing() {
 }
 
 /// A value type of size zero, so that a slice longer than `u32::MAX + 1` costs no memory.
+#[cfg(target_pointer_width = "64")]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Nothing;
 
+#[cfg(target_pointer_width = "64")]
 impl TotalRank for Nothing {
     fn is_rankable(&self) -> bool {
         true
