@@ -14,6 +14,8 @@ pub(crate) mod radix;
 mod sort;
 pub(crate) mod storage;
 
+#[cfg(feature = "fast")]
+pub(crate) use sort::sort_from_row;
 pub(crate) use sort::{sort, sort_worst_first};
 
 pub use storage::Storage;

@@ -8,8 +8,15 @@
 //! its own, only 256 counters on the stack. Stable, and started from the stream's order, it
 //! leaves equal values by ascending index with no index in the key.
 //!
-//! Also the spread ([`spread`]) that the final sort of many kept entries starts with: a
-//! most-significant-digit pass in place into 256 buckets, each then sorted on its own.
+//! The same passes sort the kept entries of a row that is still at hand and short
+//! ([`sort_kept`]: `top_k_into` and its kin at large k): the permutation starts from the kept
+//! positions, in the heap's order, and two passes by position (below 2^16) come first, so
+//! that equal values still end by ascending index. Six passes of O(k) reads, each value read
+//! again from the row by its position, instead of the O(k log k) comparisons of the quicksort.
+//!
+//! Also the spread ([`spread`]) that the final sort of many kept entries starts with where the
+//! row is gone: a most-significant-digit pass in place into 256 buckets, each then sorted on
+//! its own.
 
 use super::Storage;
 use crate::{Entry, TotalRank};
@@ -155,40 +162,91 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
         return false;
     }
     match heap.f32_lanes() {
-        Some(Lanes::Columns(idx, val)) => sort_columns(idx, val, start, xs, largest),
-        Some(Lanes::Pairs(entries)) => sort_pairs(entries, start, xs, largest),
+        Some(Lanes::Columns(idx, val)) => sort_columns(idx, val, start, xs, largest, ROW),
+        Some(Lanes::Pairs(entries)) => sort_pairs(entries, start, xs, largest, ROW),
         None => return false,
     }
     true
 }
 
+/// Sorts the kept entries of `heap`, in any order, by their values, best first, when each is
+/// an entry of `values` (stream positions `start..`, all rankable) and the row is one whose
+/// values are cheap to read again ([`KEPT_ROW_MAX`]): the same passes as [`sort`], over the
+/// kept entries' positions, reading each value from the row. Stable, so entries of equal
+/// values are left in the order they were in, which the caller puts right. Returns `false`,
+/// having changed nothing, if the values are not `f32` or `Reverse<f32>`, the storage cannot
+/// lend its places, fewer than [`MIN_LEN`] entries are kept, the row is long, or an entry's
+/// index is not a position of the row.
+#[inline]
+pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> bool {
+    let Some((xs, largest)) = as_f32s(values) else {
+        return false;
+    };
+    if heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
+        return false;
+    }
+    let in_row = |index: u32| {
+        u64::from(index)
+            .checked_sub(start)
+            .is_some_and(|p| p < xs.len() as u64)
+    };
+    match heap.f32_lanes() {
+        Some(Lanes::Columns(idx, val)) if idx.iter().all(|&i| in_row(i)) => {
+            sort_columns(idx, val, start, xs, largest, A);
+        }
+        Some(Lanes::Pairs(entries)) if entries.iter().all(|e| in_row(e.index)) => {
+            sort_pairs(entries, start, xs, largest, A);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The longest row whose kept entries [`sort_kept`] sorts: 64 Ki values (256 KiB of `f32`),
+/// which stay in a core's second-level cache, where reading one again by its position (five
+/// times an entry) costs a few nanoseconds. In a longer row each read may go to memory, and
+/// the quicksort, which reads only the kept entries, is faster.
+pub(super) const KEPT_ROW_MAX: usize = 1 << 16;
+
 /// The sort in caller buffers: compiled once whatever the storage, and linked only where a
 /// storage has them. Never inlined: its counters (256 words) are in a frame of their own, not
 /// beside a caller's.
 #[inline(never)]
-fn sort_columns(idx: &mut [u32], val: &mut [f32], start: u64, xs: &[f32], largest: bool) {
-    sort_in(&mut (idx, val), start, xs, largest);
+fn sort_columns(idx: &mut [u32], val: &mut [f32], start: u64, xs: &[f32], largest: bool, from: u8) {
+    let len = idx.len().min(val.len());
+    sort_in(&mut (idx, val), len, start, xs, largest, from);
 }
 
 /// The sort in an array of entries, as [`sort_columns`].
 #[inline(never)]
-fn sort_pairs(mut entries: &mut [Entry<f32>], start: u64, xs: &[f32], largest: bool) {
-    sort_in(&mut entries, start, xs, largest);
+fn sort_pairs(mut entries: &mut [Entry<f32>], start: u64, xs: &[f32], largest: bool, from: u8) {
+    let len = entries.len();
+    sort_in(&mut entries, len, start, xs, largest, from);
 }
 
-/// The sort in the places of `perms`, which hold `xs` (stream positions `start..`).
-fn sort_in<P: Perms>(perms: &mut P, start: u64, xs: &[f32], largest: bool) {
-    match permute(perms, xs, largest) {
-        ROW => write_out::<P, ROW>(perms, start, xs),
-        A => write_out::<P, A>(perms, start, xs),
-        _ => write_out::<P, B>(perms, start, xs),
+/// The sort of the first `len` places of `perms`, whose positions in `xs` (stream positions
+/// `start..`) are those of the row in its order (`from` = [`ROW`]: the places hold the whole
+/// row) or the stream indices in lane [`A`] (`from` = [`A`]: the kept entries of the row).
+fn sort_in<P: Perms>(perms: &mut P, len: usize, start: u64, xs: &[f32], largest: bool, from: u8) {
+    if from == A {
+        // Stream indices to positions in the row, which the caller checked they are.
+        for j in 0..len {
+            if let Some(index) = perms.get::<A>(j) {
+                perms.set::<A>(j, index.wrapping_sub(start as u32));
+            }
+        }
+    }
+    match permute(perms, len, xs, largest, from) {
+        ROW => write_out::<P, ROW>(perms, len, start, xs),
+        A => write_out::<P, A>(perms, len, start, xs),
+        _ => write_out::<P, B>(perms, len, start, xs),
     }
 }
 
-/// Writes at each place the entry of the position that lane `L` holds there, read before the
-/// entry is written.
-fn write_out<P: Perms, const L: u8>(perms: &mut P, start: u64, xs: &[f32]) {
-    for j in 0..xs.len() {
+/// Writes at each of the first `len` places the entry of the position that lane `L` holds
+/// there, read before the entry is written.
+fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &[f32]) {
+    for j in 0..len {
         let Some(p) = perms.get::<L>(j) else {
             break;
         };
@@ -199,58 +257,107 @@ fn write_out<P: Perms, const L: u8>(perms: &mut P, start: u64, xs: &[f32]) {
     }
 }
 
-/// The four passes over `perms`, from the row's order; returns the lane that holds the sorted
-/// permutation ([`ROW`] if every pass was skipped: every key the same). A pass whose digit
-/// is the same for every value would keep the order, and is skipped.
-fn permute<P: Perms>(perms: &mut P, xs: &[f32], largest: bool) -> u8 {
-    let mut at = ROW;
+/// The passes over the first `len` places of `perms`, from lane `from`; returns the lane that
+/// holds the sorted permutation (`from` if every pass was skipped). From [`ROW`] (the row's
+/// order, `len` its length), four passes by the values' keys. From [`A`] (kept entries in any
+/// order), first two by the positions, which are below [`KEPT_ROW_MAX`], so that the passes by
+/// value, which are stable, leave equal values by position. A pass whose digit is the same for
+/// every entry would keep the order, and is skipped.
+fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from: u8) -> u8 {
+    let mut at = from;
     let mut counts = [0_usize; RADIX];
+    if from == A {
+        for shift in [0, 8] {
+            at = pass(perms, len, at, false, &mut counts, |p| {
+                Some(digit(p, shift))
+            });
+        }
+    }
     for shift in [0, 8, 16, 24] {
-        counts.fill(0);
-        for &x in xs {
-            if let Some(count) = counts.get_mut(digit(key(x, largest), shift)) {
-                *count += 1;
-            }
-        }
-        let first = xs.first().map_or(0, |&x| digit(key(x, largest), shift));
-        if counts.get(first) == Some(&xs.len()) {
-            continue;
-        }
-        // Where each digit's positions start.
-        let mut sum = 0;
-        for count in &mut counts {
-            (*count, sum) = (sum, sum + *count);
-        }
-        at = match at {
-            ROW => scatter::<P, ROW, A>(perms, xs, largest, shift, &mut counts),
-            A => scatter::<P, A, B>(perms, xs, largest, shift, &mut counts),
-            _ => scatter::<P, B, A>(perms, xs, largest, shift, &mut counts),
-        };
+        let digit = |p: u32| Some(digit(key(*xs.get(p as usize)?, largest), shift));
+        at = pass(perms, len, at, from == ROW, &mut counts, digit);
     }
     at
 }
 
-/// One pass: the positions of lane `FROM`, in order, to lane `TO` by their digit at
-/// `shift`, each digit's from its start in `starts`; returns `TO`.
+const _: () = assert!(
+    KEPT_ROW_MAX <= 1 << 16,
+    "two passes of 8 bits order the positions"
+);
+
+/// One pass by `digit` of a position, from lane `at`; returns the lane that holds the
+/// permutation after it (`at` if the pass is skipped). With `whole`, the places hold every
+/// position of the row, which is counted in its own order (the counts do not depend on it).
+#[inline(always)]
+fn pass<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    at: u8,
+    whole: bool,
+    counts: &mut [usize; RADIX],
+    digit: impl Fn(u32) -> Option<usize>,
+) -> u8 {
+    counts.fill(0);
+    let first = match at {
+        _ if whole => count::<P, ROW>(perms, len, counts, &digit),
+        A => count::<P, A>(perms, len, counts, &digit),
+        _ => count::<P, B>(perms, len, counts, &digit),
+    };
+    if first.is_some_and(|first| counts.get(first) == Some(&len)) {
+        return at;
+    }
+    // Where each digit's positions start.
+    let mut sum = 0;
+    for count in counts.iter_mut() {
+        (*count, sum) = (sum, sum + *count);
+    }
+    match at {
+        ROW => scatter::<P, ROW, A>(perms, len, counts, &digit),
+        A => scatter::<P, A, B>(perms, len, counts, &digit),
+        _ => scatter::<P, B, A>(perms, len, counts, &digit),
+    }
+}
+
+/// Adds the position at each of the first `len` places of lane `L` to the count of its
+/// digit; returns the digit of the first.
+#[inline(always)]
+fn count<P: Perms, const L: u8>(
+    perms: &P,
+    len: usize,
+    counts: &mut [usize; RADIX],
+    digit: &impl Fn(u32) -> Option<usize>,
+) -> Option<usize> {
+    let mut first = None;
+    for j in 0..len {
+        let Some(digit) = perms.get::<L>(j).and_then(digit) else {
+            break;
+        };
+        first.get_or_insert(digit);
+        if let Some(count) = counts.get_mut(digit) {
+            *count += 1;
+        }
+    }
+    first
+}
+
+/// One pass: the positions of the first `len` places of lane `FROM`, in order, to lane `TO`
+/// by their digit, each digit's from its start in `starts`; returns `TO`.
 #[inline(always)]
 fn scatter<P: Perms, const FROM: u8, const TO: u8>(
     perms: &mut P,
-    xs: &[f32],
-    largest: bool,
-    shift: u32,
+    len: usize,
     starts: &mut [usize; RADIX],
+    digit: &impl Fn(u32) -> Option<usize>,
 ) -> u8 {
-    for j in 0..xs.len() {
+    for j in 0..len {
         let Some(p) = perms.get::<FROM>(j) else {
             break;
         };
-        let Some(&x) = xs.get(p as usize) else {
+        let Some(slot) = digit(p).and_then(|digit| starts.get_mut(digit)) else {
             break;
         };
-        if let Some(slot) = starts.get_mut(digit(key(x, largest), shift)) {
-            perms.set::<TO>(*slot, p);
-            *slot += 1;
-        }
+        perms.set::<TO>(*slot, p);
+        *slot += 1;
     }
     TO
 }
@@ -515,10 +622,10 @@ mod tests {
         assert_eq!(key(-0.0, false), key(0.0, false));
     }
 
-    /// The permutation is the stable sort by key, on random bits (every digit of the key
-    /// differs) with repeats, and on values that share their high digits (skipped passes).
+    /// The permutation is the sort by key, then position, on random bits (every digit of the
+    /// key differs) with repeats, and on values that share their high digits (skipped passes).
     #[test]
-    fn the_permutation_is_the_stable_sort_by_key() {
+    fn the_permutation_is_the_sort_by_key_then_position() {
         let mut rng = crate::testing::data::Rng(0x9E37_79B9);
         let mut next = move || rng.next_u64() as u32;
         let random: Vec<f32> = (0..700)
@@ -534,22 +641,33 @@ mod tests {
         }
     }
 
+    /// The permutation of the whole row, from its order, and of some of its positions (every
+    /// third, in a scrambled order) from the index lane, is the sort by key, then position.
     fn check_permutation(xs: &[f32]) {
+        let n = xs.len();
+        let kept: Vec<u32> = (0..n as u32)
+            .step_by(3)
+            .map(|p| (p * 7 + 1) % n as u32)
+            .collect();
+        let whole: Vec<u32> = (0..n as u32).collect();
         for largest in [true, false] {
-            let (mut a, mut b) = (std::vec![0_u32; xs.len()], std::vec![0.0_f32; xs.len()]);
-            let mut perms = (&mut a[..], &mut b[..]);
-            let at = permute(&mut perms, xs, largest);
-            let order: Vec<u32> = (0..xs.len())
-                .map(|j| match at {
-                    ROW => perms.get::<ROW>(j),
-                    A => perms.get::<A>(j),
-                    _ => perms.get::<B>(j),
-                })
-                .map(Option::unwrap)
-                .collect();
-            let mut expected: Vec<u32> = (0..xs.len() as u32).collect();
-            expected.sort_by_key(|&p| key(xs[p as usize], largest));
-            assert_eq!(order, expected, "largest {largest}");
+            for (from, positions) in [(ROW, &whole), (A, &kept)] {
+                let len = positions.len();
+                let (mut a, mut b) = (positions.clone(), std::vec![0.0_f32; len]);
+                let mut perms = (&mut a[..], &mut b[..]);
+                let at = permute(&mut perms, len, xs, largest, from);
+                let order: Vec<u32> = (0..len)
+                    .map(|j| match at {
+                        ROW => perms.get::<ROW>(j),
+                        A => perms.get::<A>(j),
+                        _ => perms.get::<B>(j),
+                    })
+                    .map(Option::unwrap)
+                    .collect();
+                let mut expected = positions.clone();
+                expected.sort_by_key(|&p| (key(xs[p as usize], largest), p));
+                assert_eq!(order, expected, "largest {largest}, from lane {from}");
+            }
         }
     }
 

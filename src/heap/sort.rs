@@ -1,6 +1,11 @@
 //! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! With the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
+//! With the `fast` feature, where the kept entries come from a row still at hand and short
+//! (`top_k_into`, `bottom_k_into` and `top_k_rows` of rows up to 64 Ki values), 512 `f32`
+//! entries or more are sorted by a radix sort whose values are read from the row
+//! ([`radix::sort_kept`], [`sort_from_row`]): O(k).
+//!
+//! Otherwise, with the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
 //! the leading bits of their keys where that pays ([`radix::spread`]), and each bucket is then
 //! sorted as a range of its own. The sort of a range is a quicksort (introsort), which at
 //! large k takes about half the
@@ -64,6 +69,15 @@ fn sort_to<S: Storage>(heap: &mut S, worst_first: bool) {
     }
 }
 
+/// Sorts positions `0..len()` best first, when every kept entry is one of `values` (stream
+/// positions `start..`), the row at hand: as [`sort`], but many `f32` entries of a row short
+/// enough to read again are sorted by the radix sort of their positions and values, read
+/// from the row ([`radix::sort_kept`]): O(k), not O(k log k).
+#[cfg(feature = "fast")]
+pub(crate) fn sort_from_row<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
+    ordered(heap, false, |heap| radix::sort_kept(heap, start, values));
+}
+
 /// The final sort with the `fast` feature, best first or (`worst_first`) worst first: entries
 /// already in order, one way or the other, cost one pass (a reversal at most); others go to
 /// `by_radix`, which sorts them best first and says so (the radix sort of a whole row), or,
@@ -103,7 +117,7 @@ fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: 
         _ => radix::spread(heap, lo, hi),
     };
     let Some(digits) = digits else {
-        quicksort(heap, lo, hi, 2 * (usize::BITS - (hi - lo).leading_zeros()));
+        introsort(heap, lo, hi);
         return;
     };
     let mut at = lo;
@@ -163,6 +177,14 @@ fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
         heap.set(i, b);
         heap.set(j, a);
     }
+}
+
+/// Sorts positions `lo..hi` by the quicksort, with 2·log2 of their number of partitions
+/// before a heap sort.
+#[cfg(feature = "fast")]
+fn introsort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
+    let len = hi.saturating_sub(lo);
+    quicksort(heap, lo, hi, 2 * (usize::BITS - len.leading_zeros()));
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
