@@ -87,7 +87,7 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
     }
     let mut top = SliceTopK::new(idx, val)?;
     top.extend_rankable(values)?;
-    top.sort_best_first_of(values);
+    top.into_sorted();
     Ok(())
 }
 

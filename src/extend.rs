@@ -5,7 +5,9 @@
 //! blocks once the heap is full ([`crate::scan`]); when the heap is small and the slice long,
 //! that is the only read of the slice: the scan works on a copy of the heap on the stack
 //! (`Scratch`), tests for NaN as it reads, and the copy goes back only on success. Otherwise the slice is checked for NaN first
-//! and then scanned.
+//! and then scanned; if the heap was empty, the entries it keeps are then sorted worst first
+//! from the slice where that is O(k) (`heap::sort_kept_worst_first`: many `f32` of a short
+//! row), which leaves a heap, and makes the final sort a reversal.
 //!
 //! Without it the slice is checked for NaN first, and then each value is offered to the heap
 //! in turn (`offer_each`): n root comparisons and O(log k) for each value that enters, with
@@ -108,7 +110,14 @@ mod fast {
             Ok(())
         } else {
             // The values are rankable: the scan finds no NaN and cannot fail.
-            outlined(heap, start, values)
+            let fresh = heap.len() == 0;
+            outlined(heap, start, values)?;
+            if fresh {
+                // Every kept entry is of this row, still at hand: sorted from it now where
+                // that is O(k), the final sort is a reversal.
+                crate::heap::sort_kept_worst_first(heap, start, values);
+            }
+            Ok(())
         }
     }
 

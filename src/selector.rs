@@ -287,18 +287,6 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
         heap::sort(&mut self.heap);
     }
 
-    /// [`sort_best_first`](Self::sort_best_first) of a selector that has taken `row` and
-    /// nothing else: the final sort may read the kept values again from the row.
-    #[cfg_attr(not(feature = "fast"), allow(unused_variables))]
-    pub(crate) fn sort_best_first_of(&mut self, row: &[T]) {
-        #[cfg(feature = "fast")]
-        if self.next == row.len() as u64 {
-            heap::sort_from_row(&mut self.heap, 0, row);
-            return;
-        }
-        self.sort_best_first();
-    }
-
     /// Merges entries from anywhere, in any order (another device's top k, a deserialized
     /// partial result): `entries` are the top k of a stream of `stream_len` positions, with
     /// their global indices.

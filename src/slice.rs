@@ -82,7 +82,7 @@ fn into_buffers<S: Storage>(x: &[S::Value], heap: S) -> Result<(), Error> {
     top.extend_from_slice(x)?;
     // Sorted in place: the buffers hold the entries best first. By reference: a move of the
     // selector would copy it to a second place on the stack.
-    top.sort_best_first_of(x);
+    top.sort_best_first();
     Ok(())
 }
 

@@ -14,8 +14,6 @@ pub(crate) mod radix;
 mod sort;
 pub(crate) mod storage;
 
-#[cfg(feature = "fast")]
-pub(crate) use sort::sort_from_row;
 pub(crate) use sort::{sort, sort_worst_first};
 
 pub use storage::Storage;
@@ -48,6 +46,16 @@ pub(crate) fn keep_row<S: Storage>(
         });
     }
     sort::ordered(heap, worst_first, |heap| radix::sort(heap, start, values));
+}
+
+/// Sorts the kept entries worst first, which leaves a heap, when every one of them is an entry
+/// of `values` (stream positions `start..`, rankable), the row at hand, and the radix sort of
+/// kept entries serves them ([`radix::sort_kept`]: many `f32` entries of a short row, O(k));
+/// else leaves them as they are. The final sort then finds them in order and reverses them.
+#[cfg(feature = "fast")]
+#[inline(never)]
+pub(crate) fn sort_kept_worst_first<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
+    radix::sort_kept(heap, start, values, true);
 }
 
 /// The root: the worst kept entry, if any.

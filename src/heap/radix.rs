@@ -162,26 +162,32 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
         return false;
     }
     match heap.f32_lanes() {
-        Some(Lanes::Columns(idx, val)) => sort_columns(idx, val, start, xs, largest, ROW),
-        Some(Lanes::Pairs(entries)) => sort_pairs(entries, start, xs, largest, ROW),
+        Some(Lanes::Columns(idx, val)) => sort_columns(idx, val, start, xs, largest, Start::Row),
+        Some(Lanes::Pairs(entries)) => sort_pairs(entries, start, xs, largest, Start::Row),
         None => return false,
     }
     true
 }
 
-/// Sorts the kept entries of `heap`, in any order, by their values, best first, when each is
-/// an entry of `values` (stream positions `start..`, all rankable) and the row is one whose
-/// values are cheap to read again ([`KEPT_ROW_MAX`]): the same passes as [`sort`], over the
-/// kept entries' positions, reading each value from the row. Stable, so entries of equal
-/// values are left in the order they were in, which the caller puts right. Returns `false`,
-/// having changed nothing, if the values are not `f32` or `Reverse<f32>`, the storage cannot
-/// lend its places, fewer than [`MIN_LEN`] entries are kept, the row is long, or an entry's
-/// index is not a position of the row.
+/// Sorts the kept entries of `heap`, in any order, best first or (`worst_first`) worst first,
+/// when each is an entry of `values` (stream positions `start..`, all rankable) and the row is
+/// one whose values are cheap to read again ([`KEPT_ROW_MAX`]): the passes of [`sort`] over
+/// the kept entries' positions, by position first, then by value, each value read from the
+/// row. Returns `false`, having changed nothing, if the values are not `f32` or
+/// `Reverse<f32>`, the storage cannot lend its places, fewer than [`MIN_LEN`] entries are
+/// kept, the row is long, or an entry's index is not a position of the row.
 #[inline]
-pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> bool {
+pub(super) fn sort_kept<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    worst_first: bool,
+) -> bool {
     let Some((xs, largest)) = as_f32s(values) else {
         return false;
     };
+    // Worst first is the order of the other key, equal values by descending position.
+    let (largest, kept) = (largest != worst_first, Start::Kept { worst_first });
     if heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
         return false;
     }
@@ -192,10 +198,10 @@ pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value
     };
     match heap.f32_lanes() {
         Some(Lanes::Columns(idx, val)) if idx.iter().all(|&i| in_row(i)) => {
-            sort_columns(idx, val, start, xs, largest, A);
+            sort_columns(idx, val, start, xs, largest, kept);
         }
         Some(Lanes::Pairs(entries)) if entries.iter().all(|e| in_row(e.index)) => {
-            sort_pairs(entries, start, xs, largest, A);
+            sort_pairs(entries, start, xs, largest, kept);
         }
         _ => return false,
     }
@@ -212,23 +218,46 @@ pub(super) const KEPT_ROW_MAX: usize = 1 << 16;
 /// storage has them. Never inlined: its counters (256 words) are in a frame of their own, not
 /// beside a caller's.
 #[inline(never)]
-fn sort_columns(idx: &mut [u32], val: &mut [f32], start: u64, xs: &[f32], largest: bool, from: u8) {
+fn sort_columns(
+    idx: &mut [u32],
+    val: &mut [f32],
+    start: u64,
+    xs: &[f32],
+    largest: bool,
+    from: Start,
+) {
     let len = idx.len().min(val.len());
     sort_in(&mut (idx, val), len, start, xs, largest, from);
 }
 
 /// The sort in an array of entries, as [`sort_columns`].
 #[inline(never)]
-fn sort_pairs(mut entries: &mut [Entry<f32>], start: u64, xs: &[f32], largest: bool, from: u8) {
+fn sort_pairs(mut entries: &mut [Entry<f32>], start: u64, xs: &[f32], largest: bool, from: Start) {
     let len = entries.len();
     sort_in(&mut entries, len, start, xs, largest, from);
 }
 
+/// What the places of a radix sort hold when it starts.
+#[derive(Clone, Copy)]
+enum Start {
+    /// The whole row, in its order (lane [`ROW`]).
+    Row,
+    /// Kept entries of the row, in any order: their stream indices in lane [`A`]. Equal values
+    /// end by ascending position, or by descending position if `worst_first`.
+    Kept { worst_first: bool },
+}
+
 /// The sort of the first `len` places of `perms`, whose positions in `xs` (stream positions
-/// `start..`) are those of the row in its order (`from` = [`ROW`]: the places hold the whole
-/// row) or the stream indices in lane [`A`] (`from` = [`A`]: the kept entries of the row).
-fn sort_in<P: Perms>(perms: &mut P, len: usize, start: u64, xs: &[f32], largest: bool, from: u8) {
-    if from == A {
+/// `start..`) are as `from` says, by ascending `key(value, largest)`.
+fn sort_in<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    start: u64,
+    xs: &[f32],
+    largest: bool,
+    from: Start,
+) {
+    if let Start::Kept { .. } = from {
         // Stream indices to positions in the row, which the caller checked they are.
         for j in 0..len {
             if let Some(index) = perms.get::<A>(j) {
@@ -257,25 +286,30 @@ fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &
     }
 }
 
-/// The passes over the first `len` places of `perms`, from lane `from`; returns the lane that
-/// holds the sorted permutation (`from` if every pass was skipped). From [`ROW`] (the row's
-/// order, `len` its length), four passes by the values' keys. From [`A`] (kept entries in any
-/// order), first two by the positions, which are below [`KEPT_ROW_MAX`], so that the passes by
-/// value, which are stable, leave equal values by position. A pass whose digit is the same for
-/// every entry would keep the order, and is skipped.
-fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from: u8) -> u8 {
-    let mut at = from;
+/// The passes over the first `len` places of `perms`, as `from` says where they start;
+/// returns the lane that holds the sorted permutation (the first if every pass was skipped).
+/// From the whole row ([`ROW`], `len` its length), four passes by the values' keys. From kept
+/// entries in any order (lane [`A`]), first two by the positions, which are below
+/// [`KEPT_ROW_MAX`] (complemented for descending ones), so that the passes by value, which are
+/// stable, leave equal values by position. A pass whose digit is the same for every entry
+/// would keep the order, and is skipped.
+fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from: Start) -> u8 {
     let mut counts = [0_usize; RADIX];
-    if from == A {
+    let mut at = match from {
+        Start::Row => ROW,
+        Start::Kept { .. } => A,
+    };
+    if let Start::Kept { worst_first } = from {
+        let position = |p: u32| if worst_first { !p } else { p };
         for shift in [0, 8] {
-            at = pass(perms, len, at, false, &mut counts, |p| {
-                Some(digit(p, shift))
-            });
+            let digit = |p: u32| Some(digit(position(p), shift));
+            at = pass(perms, len, at, false, &mut counts, digit);
         }
     }
+    let whole = matches!(from, Start::Row);
     for shift in [0, 8, 16, 24] {
         let digit = |p: u32| Some(digit(key(*xs.get(p as usize)?, largest), shift));
-        at = pass(perms, len, at, from == ROW, &mut counts, digit);
+        at = pass(perms, len, at, whole, &mut counts, digit);
     }
     at
 }
@@ -642,7 +676,8 @@ mod tests {
     }
 
     /// The permutation of the whole row, from its order, and of some of its positions (every
-    /// third, in a scrambled order) from the index lane, is the sort by key, then position.
+    /// third, in a scrambled order) from the index lane, is the sort by key, then position
+    /// (descending for the worst first).
     fn check_permutation(xs: &[f32]) {
         let n = xs.len();
         let kept: Vec<u32> = (0..n as u32)
@@ -651,7 +686,12 @@ mod tests {
             .collect();
         let whole: Vec<u32> = (0..n as u32).collect();
         for largest in [true, false] {
-            for (from, positions) in [(ROW, &whole), (A, &kept)] {
+            let starts = [
+                (Start::Row, &whole),
+                (Start::Kept { worst_first: false }, &kept),
+                (Start::Kept { worst_first: true }, &kept),
+            ];
+            for (from, positions) in starts {
                 let len = positions.len();
                 let (mut a, mut b) = (positions.clone(), std::vec![0.0_f32; len]);
                 let mut perms = (&mut a[..], &mut b[..]);
@@ -665,8 +705,18 @@ mod tests {
                     .map(Option::unwrap)
                     .collect();
                 let mut expected = positions.clone();
-                expected.sort_by_key(|&p| (key(xs[p as usize], largest), p));
-                assert_eq!(order, expected, "largest {largest}, from lane {from}");
+                match from {
+                    Start::Kept { worst_first: true } => {
+                        expected.sort_by_key(|&p| (key(xs[p as usize], largest), !p));
+                    }
+                    _ => expected.sort_by_key(|&p| (key(xs[p as usize], largest), p)),
+                }
+                assert_eq!(
+                    order,
+                    expected,
+                    "largest {largest}, {} places",
+                    positions.len()
+                );
             }
         }
     }

@@ -1,11 +1,6 @@
 //! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! With the `fast` feature, where the kept entries come from a row still at hand and short
-//! (`top_k_into`, `bottom_k_into` and `top_k_rows` of rows up to 64 Ki values), 512 `f32`
-//! entries or more are sorted by a radix sort whose values are read from the row
-//! ([`radix::sort_kept`], [`sort_from_row`]): O(k).
-//!
-//! Otherwise, with the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
+//! With the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
 //! the leading bits of their keys where that pays ([`radix::spread`]), and each bucket is then
 //! sorted as a range of its own. The sort of a range is a quicksort (introsort), which at
 //! large k takes about half the
@@ -67,15 +62,6 @@ fn sort_to<S: Storage>(heap: &mut S, worst_first: bool) {
             heap.reverse();
         }
     }
-}
-
-/// Sorts positions `0..len()` best first, when every kept entry is one of `values` (stream
-/// positions `start..`), the row at hand: as [`sort`], but many `f32` entries of a row short
-/// enough to read again are sorted by the radix sort of their positions and values, read
-/// from the row ([`radix::sort_kept`]): O(k), not O(k log k).
-#[cfg(feature = "fast")]
-pub(crate) fn sort_from_row<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
-    ordered(heap, false, |heap| radix::sort_kept(heap, start, values));
 }
 
 /// The final sort with the `fast` feature, best first or (`worst_first`) worst first: entries

@@ -165,12 +165,13 @@ fn a_selector_filled_whole_stays_a_selector() {
     }
 }
 
-/// Many kept `f32` entries of a row short enough to read again (at most 64 Ki values): the
-/// final sort of `top_k_into`, `bottom_k_into` and `top_k_rows` is the radix sort of the kept
-/// entries' positions and values, read from the row; equal values must come out by index
-/// whatever order the heap left them in. On tie-heavy rows (a few edge values, so that long
-/// runs of ties straddle the k-th place), bit for bit, at k from the radix sort's least on,
-/// and on rows on both sides of its longest.
+/// Many kept `f32` entries of a row short enough to read again (at most 64 Ki values), taken
+/// by an empty selector: the extend sorts them worst first from the row (the radix sort of
+/// the kept entries' positions and values), and the final sort reverses them; equal values
+/// must come out by index whatever order the heap left them in. Through `top_k_into`,
+/// `bottom_k_into`, `top_k_rows` and `SliceTopK`, on tie-heavy rows (a few edge values, so that
+/// long runs of ties straddle the k-th place), bit for bit, at k from the radix sort's least
+/// on, and on rows on both sides of its longest.
 #[test]
 fn many_kept_entries_of_a_short_row_are_the_oracle() {
     let mut rng = Rng(0x340B);
@@ -191,6 +192,8 @@ fn many_kept_entries_of_a_short_row_are_the_oracle() {
                 let want = bits(&oracle(&x, k).unwrap());
                 let top = bits(&via_top_k_into(&x, k).unwrap());
                 assert_eq!(top, want, "top_k_into n={n} k={k}");
+                let slices = bits(&via_slice_topk(&x, k, Feed::Extend).unwrap());
+                assert_eq!(slices, want, "SliceTopK n={n} k={k}");
 
                 let want = inside_bits(&oracle(&rev, k).unwrap());
                 let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
@@ -209,5 +212,46 @@ fn many_kept_entries_of_a_short_row_are_the_oracle() {
                 }
             }
         }
+    }
+}
+
+/// A `TopK` with many `f32` entries, filled by one `extend_from_slice` of a short row (which
+/// leaves them sorted worst first, from the row), stays a selector: its worst entry is the
+/// one `peek_worst` gives, later values compete with it, and an offset gives every index its
+/// base. The same as `TopK<Reverse<f32>, _>`.
+#[test]
+fn a_selector_sorted_from_its_row_stays_a_selector() {
+    let mut rng = Rng(0x340C);
+    let n = if cfg!(miri) { 700 } else { 3000 };
+    for x in rows(&mut rng, n) {
+        let base = 77;
+        let more = [f32::MAX, -0.0, 0.0, f32::INFINITY, 3.5, f32::NEG_INFINITY];
+        let stream: Vec<f32> = x.iter().chain(&more).copied().collect();
+        let rebased = |entries: &[Entry<f32>]| -> Vec<(u32, u64)> {
+            bits(entries).iter().map(|&(i, v)| (i + base, v)).collect()
+        };
+
+        let mut top = TopK::<f32, 600>::with_offset(base);
+        top.extend_from_slice(&x).unwrap();
+        let worst = oracle(&x, 600).unwrap().last().copied();
+        let peek = top.peek_worst().map(|e| (e.index, e.value.to_bits()));
+        assert_eq!(peek, worst.map(|e| (e.index + base, e.value.to_bits())));
+        top.extend_from_slice(&more[..3]).unwrap();
+        for &v in &more[3..] {
+            top.push(v).unwrap();
+        }
+        let want = rebased(&oracle(&stream, 600).unwrap());
+        assert_eq!(bits(&top.into_sorted()), want, "TopK<f32, 600>");
+
+        let rev: Vec<Reverse<f32>> = stream.iter().map(|&v| Reverse(v)).collect();
+        let mut top = TopK::<Reverse<f32>, 600>::new();
+        top.extend_from_slice(&rev[..n]).unwrap();
+        top.extend_from_slice(&rev[n..]).unwrap();
+        let want = inside_bits(&oracle(&rev, 600).unwrap());
+        assert_eq!(
+            inside_bits(&top.into_sorted()),
+            want,
+            "TopK<Reverse<f32>, 600>"
+        );
     }
 }
