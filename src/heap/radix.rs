@@ -188,7 +188,8 @@ pub(super) fn sort_kept<S: Storage>(
     };
     // Worst first is the order of the other key, equal values by descending position.
     let (largest, kept) = (largest != worst_first, Start::Kept { worst_first });
-    if heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
+    // The capacity first: a `TopK<f32, K>` with a small `K` compiles none of the sort.
+    if heap.capacity() < MIN_LEN || heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
         return false;
     }
     let in_row = |index: u32| {
