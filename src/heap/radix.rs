@@ -301,16 +301,23 @@ fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from:
         Start::Kept { .. } => A,
     };
     if let Start::Kept { worst_first } = from {
-        let position = |p: u32| if worst_first { !p } else { p };
         for shift in [0, 8] {
-            let digit = |p: u32| Some(digit(position(p), shift));
-            at = pass(perms, len, at, false, &mut counts, digit);
+            let by_position = Digit::Position { shift, worst_first };
+            let first = count_kept(perms, len, at, &mut counts, by_position);
+            at = pass(perms, len, at, first, &mut counts, by_position);
         }
     }
-    let whole = matches!(from, Start::Row);
     for shift in [0, 8, 16, 24] {
-        let digit = |p: u32| Some(digit(key(*xs.get(p as usize)?, largest), shift));
-        at = pass(perms, len, at, whole, &mut counts, digit);
+        let by_value = Digit::Value { xs, largest, shift };
+        let first = match from {
+            // The counts do not depend on the order: a whole row is counted in its own.
+            Start::Row => count(
+                xs.iter().map(|&x| digit(key(x, largest), shift)),
+                &mut counts,
+            ),
+            Start::Kept { .. } => count_kept(perms, len, at, &mut counts, by_value),
+        };
+        at = pass(perms, len, at, first, &mut counts, by_value);
     }
     at
 }
@@ -320,24 +327,46 @@ const _: () = assert!(
     "two passes of 8 bits order the positions"
 );
 
-/// One pass by `digit` of a position, from lane `at`; returns the lane that holds the
-/// permutation after it (`at` if the pass is skipped). With `whole`, the places hold every
-/// position of the row, which is counted in its own order (the counts do not depend on it).
+/// The digit a pass sorts a position by.
+#[derive(Clone, Copy)]
+enum Digit<'a> {
+    /// The position's own, at `shift` (of the position complemented, for the worst first).
+    Position { shift: u32, worst_first: bool },
+    /// Its value's in `xs`, of the key by `largest`, at `shift`.
+    Value {
+        xs: &'a [f32],
+        largest: bool,
+        shift: u32,
+    },
+}
+
+impl Digit<'_> {
+    /// The digit of position `p`; `None` for a position beyond the row.
+    #[inline(always)]
+    fn of(self, p: u32) -> Option<usize> {
+        match self {
+            Digit::Position { shift, worst_first } => {
+                Some(digit(if worst_first { !p } else { p }, shift))
+            }
+            Digit::Value { xs, largest, shift } => {
+                Some(digit(key(*xs.get(p as usize)?, largest), shift))
+            }
+        }
+    }
+}
+
+/// One pass by `digit` of a position, from lane `at`, whose digits `counts` holds (`first`
+/// the digit of the first place); returns the lane that holds the permutation after it (`at`
+/// if the pass is skipped: every digit the same).
 #[inline(always)]
 fn pass<P: Perms>(
     perms: &mut P,
     len: usize,
     at: u8,
-    whole: bool,
+    first: Option<usize>,
     counts: &mut [usize; RADIX],
-    digit: impl Fn(u32) -> Option<usize>,
+    digit: Digit<'_>,
 ) -> u8 {
-    counts.fill(0);
-    let first = match at {
-        _ if whole => count::<P, ROW>(perms, len, counts, &digit),
-        A => count::<P, A>(perms, len, counts, &digit),
-        _ => count::<P, B>(perms, len, counts, &digit),
-    };
     if first.is_some_and(|first| counts.get(first) == Some(&len)) {
         return at;
     }
@@ -347,32 +376,41 @@ fn pass<P: Perms>(
         (*count, sum) = (sum, sum + *count);
     }
     match at {
-        ROW => scatter::<P, ROW, A>(perms, len, counts, &digit),
-        A => scatter::<P, A, B>(perms, len, counts, &digit),
-        _ => scatter::<P, B, A>(perms, len, counts, &digit),
+        ROW => scatter::<P, ROW, A>(perms, len, counts, digit),
+        A => scatter::<P, A, B>(perms, len, counts, digit),
+        _ => scatter::<P, B, A>(perms, len, counts, digit),
     }
 }
 
-/// Adds the position at each of the first `len` places of lane `L` to the count of its
-/// digit; returns the digit of the first.
+/// Counts the `digits` in `counts`, from zero; returns the first.
 #[inline(always)]
-fn count<P: Perms, const L: u8>(
-    perms: &P,
-    len: usize,
-    counts: &mut [usize; RADIX],
-    digit: &impl Fn(u32) -> Option<usize>,
-) -> Option<usize> {
-    let mut first = None;
-    for j in 0..len {
-        let Some(digit) = perms.get::<L>(j).and_then(digit) else {
-            break;
-        };
-        first.get_or_insert(digit);
+fn count(mut digits: impl Iterator<Item = usize>, counts: &mut [usize; RADIX]) -> Option<usize> {
+    counts.fill(0);
+    let first = digits.next();
+    let mut add = |digit: usize| {
         if let Some(count) = counts.get_mut(digit) {
             *count += 1;
         }
-    }
+    };
+    first.map(&mut add);
+    digits.for_each(add);
     first
+}
+
+/// [`count`] of the digits of the positions at the first `len` places of lane `at`.
+#[inline(always)]
+fn count_kept<P: Perms>(
+    perms: &P,
+    len: usize,
+    at: u8,
+    counts: &mut [usize; RADIX],
+    digit: Digit<'_>,
+) -> Option<usize> {
+    let places = 0..len;
+    match at {
+        A => count(places.filter_map(|j| digit.of(perms.get::<A>(j)?)), counts),
+        _ => count(places.filter_map(|j| digit.of(perms.get::<B>(j)?)), counts),
+    }
 }
 
 /// One pass: the positions of the first `len` places of lane `FROM`, in order, to lane `TO`
@@ -382,13 +420,13 @@ fn scatter<P: Perms, const FROM: u8, const TO: u8>(
     perms: &mut P,
     len: usize,
     starts: &mut [usize; RADIX],
-    digit: &impl Fn(u32) -> Option<usize>,
+    digit: Digit<'_>,
 ) -> u8 {
     for j in 0..len {
         let Some(p) = perms.get::<FROM>(j) else {
             break;
         };
-        let Some(slot) = digit(p).and_then(|digit| starts.get_mut(digit)) else {
+        let Some(slot) = digit.of(p).and_then(|digit| starts.get_mut(digit)) else {
             break;
         };
         perms.set::<TO>(*slot, p);
