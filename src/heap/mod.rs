@@ -7,7 +7,9 @@
 //! ascending index, a later entry that ties the root is worse than it and stays out, so the
 //! lower index wins the last place with no special case. At the end an in-place sort
 //! ([`sort()`]: a quicksort with `fast`, the heap's own sort without) leaves the storage best
-//! first in O(k log k).
+//! first in O(k log k), or a reversal if it is already in order (with `fast`, an extend into
+//! an empty selector may have sorted many `f32` entries worst first from its row, in O(k):
+//! [`sort_kept_worst_first`]).
 
 #[cfg(feature = "fast")]
 pub(crate) mod radix;

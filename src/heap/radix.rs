@@ -9,10 +9,11 @@
 //! leaves equal values by ascending index with no index in the key.
 //!
 //! The same passes sort the kept entries of a row that is still at hand and short
-//! ([`sort_kept`]: `top_k_into` and its kin at large k): the permutation starts from the kept
-//! positions, in the heap's order, and two passes by position (below 2^16) come first, so
-//! that equal values still end by ascending index. Six passes of O(k) reads, each value read
-//! again from the row by its position, instead of the O(k log k) comparisons of the quicksort.
+//! ([`sort_kept`]: an extend into an empty selector that keeps many): the permutation starts
+//! from the kept positions, in the heap's order, and two passes by position (below 2^16)
+//! come first, so that equal values end by index (ascending best first, descending worst
+//! first, as the extend asks). Six passes of O(k) reads, each value read again from the row
+//! by its position, instead of the O(k log k) comparisons of the quicksort.
 //!
 //! Also the spread ([`spread`]) that the final sort of many kept entries starts with where the
 //! row is gone: a most-significant-digit pass in place into 256 buckets, each then sorted on
@@ -210,8 +211,9 @@ pub(super) fn sort_kept<S: Storage>(
 }
 
 /// The longest row whose kept entries [`sort_kept`] sorts: 64 Ki values (256 KiB of `f32`),
-/// which stay in a core's second-level cache, where reading one again by its position (five
-/// times an entry) costs a few nanoseconds. In a longer row each read may go to memory, and
+/// which stay in a core's second-level cache, where reading one again by its position (nine
+/// times an entry: to count and to move it in each of four passes, and to write it out)
+/// costs a few nanoseconds. In a longer row each read may go to memory, and
 /// the quicksort, which reads only the kept entries, is faster.
 pub(super) const KEPT_ROW_MAX: usize = 1 << 16;
 
@@ -719,10 +721,8 @@ mod tests {
     /// (descending for the worst first).
     fn check_permutation(xs: &[f32]) {
         let n = xs.len();
-        let kept: Vec<u32> = (0..n as u32)
-            .step_by(3)
-            .map(|p| (p * 7 + 1) % n as u32)
-            .collect();
+        let mut kept: Vec<u32> = (0..n as u32).step_by(3).collect();
+        kept.sort_by_key(|p| p.wrapping_mul(0x9E37_79B9));
         let whole: Vec<u32> = (0..n as u32).collect();
         for largest in [true, false] {
             let starts = [

@@ -42,7 +42,8 @@ pub trait Storage: sealed::Sealed {
     #[doc(hidden)]
     fn reverse(&mut self);
     /// The kept entries' places as two lanes of `u32`, if the values are `f32`: the scratch of
-    /// the radix sort of a whole row. `None` by default.
+    /// the radix sorts (of a whole row, of the kept entries of a short one) and of the spread.
+    /// `None` by default.
     #[cfg(feature = "fast")]
     #[doc(hidden)]
     fn f32_lanes(&mut self) -> Option<super::radix::Lanes<'_>> {

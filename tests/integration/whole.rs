@@ -218,7 +218,8 @@ fn many_kept_entries_of_a_short_row_are_the_oracle() {
 /// A `TopK` with many `f32` entries, filled by one `extend_from_slice` of a short row (which
 /// leaves them sorted worst first, from the row), stays a selector: its worst entry is the
 /// one `peek_worst` gives, later values compete with it, and an offset gives every index its
-/// base. The same as `TopK<Reverse<f32>, _>`.
+/// base. `TopK<Reverse<f32>, _>`, whose entries the radix sort does not serve (they lend no
+/// `f32` lanes), gives the same answers by its own path.
 #[test]
 fn a_selector_sorted_from_its_row_stays_a_selector() {
     let mut rng = Rng(0x340C);
