@@ -257,8 +257,9 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// The kept entries best first, read in place, with no copy: sorts them in the selector's
     /// own storage first, worst first, which is still a valid heap, so the selector stays
     /// usable (push, extend, merge) and a later call finds them in order. Costs a sort of the
-    /// k kept, O(k log k), or one pass if they are in order already; for a [`SliceTopK`] it is the one way to read them without
-    /// consuming it. [`TopK::iter`] does the same on a copy, through `&self`.
+    /// k kept, O(k log k), or one pass if they are in order already; for a [`SliceTopK`] it is
+    /// the one way to read them without consuming it. [`TopK::iter`] does the same on a copy,
+    /// through `&self`.
     ///
     /// ```
     /// let (mut idx, mut val) = ([0_u32; 3], [0.0_f32; 3]);
