@@ -57,7 +57,7 @@ pub(crate) fn keep_row<S: Storage>(
 #[cfg(feature = "fast")]
 #[inline(never)]
 pub(crate) fn sort_kept_worst_first<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
-    radix::sort_kept(heap, start, values, true);
+    radix::sort_kept(heap, start, values);
 }
 
 /// The root: the worst kept entry, if any.

@@ -11,8 +11,9 @@
 //! The same passes sort the kept entries of a row that is still at hand and short
 //! ([`sort_kept`]: an extend into an empty selector that keeps many): the permutation starts
 //! from the kept positions, in the heap's order, and two passes by position (below 2^16)
-//! come first, so that equal values end by index (ascending best first, descending worst
-//! first, as the extend asks). Six passes of O(k) reads, each value read again from the row
+//! come first, complemented, so that equal values end by descending index: the kept entries
+//! are sorted worst first, which is a heap (what the extend that asks for it must leave).
+//! Six passes of O(k) reads, each value read again from the row
 //! by its position, instead of the O(k log k) comparisons of the quicksort.
 //!
 //! Also the spread ([`spread`]) that the final sort of many kept entries starts with where the
@@ -170,7 +171,7 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
     true
 }
 
-/// Sorts the kept entries of `heap`, in any order, best first or (`worst_first`) worst first,
+/// Sorts the kept entries of `heap`, in any order, worst first (a heap, the best entry last),
 /// when each is an entry of `values` (stream positions `start..`, all rankable) and the row is
 /// one whose values are cheap to read again ([`KEPT_ROW_MAX`]): the passes of [`sort`] over
 /// the kept entries' positions, by position first, then by value, each value read from the
@@ -178,17 +179,12 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
 /// `Reverse<f32>`, the storage cannot lend its places, fewer than [`MIN_LEN`] entries are
 /// kept, the row is long, or an entry's index is not a position of the row.
 #[inline]
-pub(super) fn sort_kept<S: Storage>(
-    heap: &mut S,
-    start: u64,
-    values: &[S::Value],
-    worst_first: bool,
-) -> bool {
+pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> bool {
     let Some((xs, largest)) = as_f32s(values) else {
         return false;
     };
     // Worst first is the order of the other key, equal values by descending position.
-    let (largest, kept) = (largest != worst_first, Start::Kept { worst_first });
+    let largest = !largest;
     // The capacity first: a `TopK<f32, K>` with a small `K` compiles none of the sort.
     if heap.capacity() < MIN_LEN || heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
         return false;
@@ -200,10 +196,10 @@ pub(super) fn sort_kept<S: Storage>(
     };
     match heap.f32_lanes() {
         Some(Lanes::Columns(idx, val)) if idx.iter().all(|&i| in_row(i)) => {
-            sort_columns(idx, val, start, xs, largest, kept);
+            sort_columns(idx, val, start, xs, largest, Start::Kept);
         }
         Some(Lanes::Pairs(entries)) if entries.iter().all(|e| in_row(e.index)) => {
-            sort_pairs(entries, start, xs, largest, kept);
+            sort_pairs(entries, start, xs, largest, Start::Kept);
         }
         _ => return false,
     }
@@ -246,8 +242,8 @@ enum Start {
     /// The whole row, in its order (lane [`ROW`]).
     Row,
     /// Kept entries of the row, in any order: their stream indices in lane [`A`]. Equal values
-    /// end by ascending position, or by descending position if `worst_first`.
-    Kept { worst_first: bool },
+    /// end by descending position.
+    Kept,
 }
 
 /// The sort of the first `len` places of `perms`, whose positions in `xs` (stream positions
@@ -260,7 +256,7 @@ fn sort_in<P: Perms>(
     largest: bool,
     from: Start,
 ) {
-    if let Start::Kept { .. } = from {
+    if matches!(from, Start::Kept) && start != 0 {
         // Stream indices to positions in the row, which the caller checked they are.
         for j in 0..len {
             if let Some(index) = perms.get::<A>(j) {
@@ -293,18 +289,18 @@ fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &
 /// returns the lane that holds the sorted permutation (the first if every pass was skipped).
 /// From the whole row ([`ROW`], `len` its length), four passes by the values' keys. From kept
 /// entries in any order (lane [`A`]), first two by the positions, which are below
-/// [`KEPT_ROW_MAX`] (complemented for descending ones), so that the passes by value, which are
-/// stable, leave equal values by position. A pass whose digit is the same for every entry
+/// [`KEPT_ROW_MAX`], complemented, so that the passes by value, which are stable, leave equal
+/// values by descending position. A pass whose digit is the same for every entry
 /// would keep the order, and is skipped.
 fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from: Start) -> u8 {
     let mut counts = [0_usize; RADIX];
     let mut at = match from {
         Start::Row => ROW,
-        Start::Kept { .. } => A,
+        Start::Kept => A,
     };
-    if let Start::Kept { worst_first } = from {
+    if let Start::Kept = from {
         for shift in [0, 8] {
-            let by_position = Digit::Position { shift, worst_first };
+            let by_position = Digit::Position { shift };
             let first = count_kept(perms, len, at, &mut counts, by_position);
             at = pass(perms, len, at, first, &mut counts, by_position);
         }
@@ -317,7 +313,7 @@ fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from:
                 xs.iter().map(|&x| digit(key(x, largest), shift)),
                 &mut counts,
             ),
-            Start::Kept { .. } => count_kept(perms, len, at, &mut counts, by_value),
+            Start::Kept => count_kept(perms, len, at, &mut counts, by_value),
         };
         at = pass(perms, len, at, first, &mut counts, by_value);
     }
@@ -332,8 +328,8 @@ const _: () = assert!(
 /// The digit a pass sorts a position by.
 #[derive(Clone, Copy)]
 enum Digit<'a> {
-    /// The position's own, at `shift` (of the position complemented, for the worst first).
-    Position { shift: u32, worst_first: bool },
+    /// The position's complement's, at `shift`: descending positions.
+    Position { shift: u32 },
     /// Its value's in `xs`, of the key by `largest`, at `shift`.
     Value {
         xs: &'a [f32],
@@ -347,9 +343,7 @@ impl Digit<'_> {
     #[inline(always)]
     fn of(self, p: u32) -> Option<usize> {
         match self {
-            Digit::Position { shift, worst_first } => {
-                Some(digit(if worst_first { !p } else { p }, shift))
-            }
+            Digit::Position { shift } => Some(digit(!p, shift)),
             Digit::Value { xs, largest, shift } => {
                 Some(digit(key(*xs.get(p as usize)?, largest), shift))
             }
@@ -716,20 +710,16 @@ mod tests {
         }
     }
 
-    /// The permutation of the whole row, from its order, and of some of its positions (every
-    /// third, in a scrambled order) from the index lane, is the sort by key, then position
-    /// (descending for the worst first).
+    /// The permutation of the whole row, from its order, is the sort by key, then position;
+    /// of some of its positions (every third, in a scrambled order) from the index lane, by
+    /// key, then descending position.
     fn check_permutation(xs: &[f32]) {
         let n = xs.len();
         let mut kept: Vec<u32> = (0..n as u32).step_by(3).collect();
         kept.sort_by_key(|p| p.wrapping_mul(0x9E37_79B9));
         let whole: Vec<u32> = (0..n as u32).collect();
         for largest in [true, false] {
-            let starts = [
-                (Start::Row, &whole),
-                (Start::Kept { worst_first: false }, &kept),
-                (Start::Kept { worst_first: true }, &kept),
-            ];
+            let starts = [(Start::Row, &whole), (Start::Kept, &kept)];
             for (from, positions) in starts {
                 let len = positions.len();
                 let (mut a, mut b) = (positions.clone(), std::vec![0.0_f32; len]);
@@ -745,10 +735,8 @@ mod tests {
                     .collect();
                 let mut expected = positions.clone();
                 match from {
-                    Start::Kept { worst_first: true } => {
-                        expected.sort_by_key(|&p| (key(xs[p as usize], largest), !p));
-                    }
-                    _ => expected.sort_by_key(|&p| (key(xs[p as usize], largest), p)),
+                    Start::Kept => expected.sort_by_key(|&p| (key(xs[p as usize], largest), !p)),
+                    Start::Row => expected.sort_by_key(|&p| (key(xs[p as usize], largest), p)),
                 }
                 assert_eq!(
                     order,

@@ -103,7 +103,7 @@ fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: 
         _ => radix::spread(heap, lo, hi),
     };
     let Some(digits) = digits else {
-        introsort(heap, lo, hi);
+        quicksort(heap, lo, hi, 2 * (usize::BITS - (hi - lo).leading_zeros()));
         return;
     };
     let mut at = lo;
@@ -163,14 +163,6 @@ fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
         heap.set(i, b);
         heap.set(j, a);
     }
-}
-
-/// Sorts positions `lo..hi` by the quicksort, with 2·log2 of their number of partitions
-/// before a heap sort.
-#[cfg(feature = "fast")]
-fn introsort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
-    let len = hi.saturating_sub(lo);
-    quicksort(heap, lo, hi, 2 * (usize::BITS - len.leading_zeros()));
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
