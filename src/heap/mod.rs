@@ -27,7 +27,9 @@ use crate::TotalRank;
 /// Appends every value of `values` (stream positions `start..`, rankable, within the stream's
 /// end) to the empty `heap`, which has room for them all, and sorts them, best first or
 /// (`worst_first`, a heap then) worst first: every value is kept, so there is nothing to
-/// select and no heap to build. A row in order, rising, falling or all equal, costs one pass;
+/// select and no heap to build. The row's order is looked at first, on the values
+/// ([`sort::row_run`], branch-free by blocks): a row in order, rising, falling or all equal,
+/// is appended in the order asked for, one pass and no sort; otherwise
 /// a row of 512 `f32` (or `Reverse<f32>`) values or more, in a storage that lends its places
 /// (caller buffers, or a `TopK<f32, K>`'s array), the radix sort, O(n); another the quicksort.
 /// Never inlined, so that the sort's frame is not beside a caller's (the scan's).
@@ -40,14 +42,27 @@ pub(crate) fn keep_row<S: Storage>(
     worst_first: bool,
 ) {
     debug_assert_eq!(heap.len(), 0);
-    for (index, &value) in (start..).zip(values) {
-        // Within the stream's end, which the caller checked: the cast is lossless.
-        heap.append(Entry {
-            value,
-            index: index as u32,
-        });
+    // Within the stream's end, which the caller checked: the casts are lossless.
+    let entries = values.iter().enumerate().map(|(at, &value)| Entry {
+        value,
+        index: (start + at as u64) as u32,
+    });
+    match sort::row_run(values) {
+        sort::Run::Neither => {
+            entries.for_each(|entry| heap.append(entry));
+            sort::ordered_from(heap, sort::Run::Neither, worst_first, |heap| {
+                radix::sort(heap, start, values)
+            });
+        }
+        // In order already: appended in the order asked for, nothing left to sort.
+        run => {
+            if matches!(run, sort::Run::WorstFirst) == worst_first {
+                entries.for_each(|entry| heap.append(entry));
+            } else {
+                entries.rev().for_each(|entry| heap.append(entry));
+            }
+        }
     }
-    sort::ordered(heap, worst_first, |heap| radix::sort(heap, start, values));
 }
 
 /// Sorts the kept entries worst first, which leaves a heap, when every one of them is an entry

@@ -74,10 +74,20 @@ pub(super) fn ordered<S: Storage>(
     worst_first: bool,
     by_radix: impl FnOnce(&mut S) -> bool,
 ) {
-    let len = heap.len();
-    let run = run(heap, len);
+    let run = run(heap, heap.len());
+    ordered_from(heap, run, worst_first, by_radix);
+}
+
+/// [`ordered`] of entries whose order the caller found already: `run`.
+#[cfg(feature = "fast")]
+pub(super) fn ordered_from<S: Storage>(
+    heap: &mut S,
+    run: Run,
+    worst_first: bool,
+    by_radix: impl FnOnce(&mut S) -> bool,
+) {
     if matches!(run, Run::Neither) && !by_radix(heap) {
-        spread_and_quicksort(heap, 0, len, SPREAD_LEVELS);
+        spread_and_quicksort(heap, 0, heap.len(), SPREAD_LEVELS);
     }
     // Best first now, unless the entries were in order worst first.
     if matches!(run, Run::WorstFirst) != worst_first {
@@ -116,6 +126,7 @@ fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: 
 
 /// The order of a storage's entries, as [`run`] finds it.
 #[cfg(feature = "fast")]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(super) enum Run {
     BestFirst,
     WorstFirst,
@@ -123,18 +134,70 @@ pub(super) enum Run {
 }
 
 /// Whether the first `len` entries are in order, best first or worst first: one pass at
-/// most, and a few comparisons for entries in no order.
+/// most, by blocks of 64 comparisons with no branch, ended at the first block that shows
+/// neither order (so a block or two for entries in no order).
 #[cfg(feature = "fast")]
 pub(super) fn run<S: Storage>(heap: &S, len: usize) -> Run {
     if len < 2 {
         return Run::BestFirst;
     }
-    let best_first = goes_before(heap, 0, 1);
-    let in_order = (2..len).all(|i| goes_before(heap, i - 1, i) == best_first);
-    match (in_order, best_first) {
-        (false, _) => Run::Neither,
-        (true, true) => Run::BestFirst,
-        (true, false) => Run::WorstFirst,
+    const BLOCK: usize = 64;
+    let (mut rises, mut others) = (false, false);
+    let mut at = 1;
+    while at < len {
+        let end = len.min(at + BLOCK);
+        let up = (at..end).fold(0_usize, |n, i| match (heap.get(i - 1), heap.get(i)) {
+            (Some(a), Some(b)) => {
+                let above = b.value.may_enter_above(&a.value);
+                let tie = !a.value.may_enter_above(&b.value);
+                n + usize::from(above | (tie & (b.index < a.index)))
+            }
+            _ => n,
+        });
+        rises |= up > 0;
+        others |= up < end - at;
+        if rises & others {
+            return Run::Neither;
+        }
+        at = end;
+    }
+    if rises {
+        Run::WorstFirst
+    } else {
+        Run::BestFirst
+    }
+}
+
+/// The order of the entries of a row of rankable `values` at ascending stream positions, as
+/// [`run`] would find it once they are stored: best first if no value ranks above the one
+/// before it (equal values go by ascending index), worst first if each ranks above the one
+/// before it. One branch-free read of the row by blocks, which the block test of the values
+/// ([`TotalRank::may_enter_above`]) vectorizes, ended at the first block that shows both.
+#[cfg(feature = "fast")]
+pub(super) fn row_run<T: TotalRank>(values: &[T]) -> Run {
+    const BLOCK: usize = 64;
+    let (mut rises, mut others) = (false, false);
+    // Each pair of neighbours once: blocks overlap by one value.
+    let mut at = 0;
+    while let Some(block) = values.get(at..values.len().min(at + BLOCK + 1)) {
+        if block.len() < 2 {
+            break;
+        }
+        let up = block.windows(2).fold(0_usize, |n, w| match w {
+            [a, b] => n + usize::from(b.may_enter_above(a)),
+            _ => n,
+        });
+        rises |= up > 0;
+        others |= up < block.len() - 1;
+        if rises & others {
+            return Run::Neither;
+        }
+        at += BLOCK;
+    }
+    if rises {
+        Run::WorstFirst
+    } else {
+        Run::BestFirst
     }
 }
 
@@ -481,6 +544,61 @@ mod tests {
             assert_eq!(got, oracle(&ints, ints.len()).unwrap());
             let wide: Vec<u128> = (0..len).map(|_| u128::from(next() % 50)).collect();
             assert_eq!(sorted_by_sort(&wide), oracle(&wide, wide.len()).unwrap());
+        }
+    }
+
+    /// [`row_run`] of a row, and [`run`] of its entries stored in order, against the
+    /// definition: best first iff each entry ranks above the next, worst first iff each ranks
+    /// below it (a row of one value is best first), on rows in order but for one value at
+    /// each end or across a block's edge, with ties and the zeros of both signs.
+    #[cfg(feature = "fast")]
+    #[test]
+    fn the_runs_found_are_the_definition() {
+        let lens: &[usize] = if cfg!(miri) {
+            &[0, 1, 2, 66]
+        } else {
+            &[0, 1, 2, 3, 63, 64, 65, 66, 129, 300]
+        };
+        for &len in lens {
+            let rising: Vec<f32> = (0..len).map(|i| i as f32).collect();
+            let falling: Vec<f32> = rising.iter().map(|v| -v).collect();
+            let flat: Vec<f32> = (0..len).map(|i| [0.0, -0.0][i % 2]).collect();
+            let steps: Vec<f32> = (0..len).map(|i| -((i / 3) as f32)).collect();
+            for row in [rising, falling, flat, steps] {
+                // Each row as it is, and with one value out of place at several points.
+                for at in [
+                    None,
+                    Some(0),
+                    Some(len / 2),
+                    Some(64),
+                    Some(65),
+                    Some(len.max(1) - 1),
+                ] {
+                    let mut row = row.clone();
+                    for by in [1.0e9_f32, -1.0e9] {
+                        if let Some(slot) = at.and_then(|at| row.get_mut(at)) {
+                            *slot = by;
+                        }
+                        let entries: Vec<Entry<f32>> = (0..)
+                            .zip(&row)
+                            .map(|(index, &value)| Entry { value, index })
+                            .collect();
+                        let pairs = || entries.windows(2);
+                        let want = if pairs().all(|w| w[1].ranks_below(&w[0])) {
+                            Run::BestFirst
+                        } else if pairs().all(|w| w[0].ranks_below(&w[1])) {
+                            Run::WorstFirst
+                        } else {
+                            Run::Neither
+                        };
+                        let mut storage = Limited::<f32, 1024>::new(row.len());
+                        entries.iter().for_each(|&entry| storage.append(entry));
+                        let name = |what| std::format!("{what} of {row:?}");
+                        assert_eq!(row_run(&row), want, "{}", name("row_run"));
+                        assert_eq!(run(&storage, row.len()), want, "{}", name("run"));
+                    }
+                }
+            }
         }
     }
 
