@@ -13,7 +13,9 @@
 //! in turn (`offer_each`): n root comparisons and O(log k) for each value that enters, with
 //! the least code and stack.
 //!
-//! [`extend_iter`] is the same for an iterator, which it may run twice (a clone first).
+//! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
+//! first): with a heap of more than 64 entries, to check the values, to sample them for a
+//! floor, and to feed those above it, then, if fewer than k were, those at or below it.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 #[cfg(not(feature = "fast"))]
@@ -70,6 +72,7 @@ mod fast {
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::heap::Storage;
+    use crate::scan::{self, Band};
     use crate::Error;
 
     /// The largest k served by the one-pass path of [`extend`](super::extend), whose heap is a
@@ -162,7 +165,10 @@ mod fast {
     /// stream first, then the first NaN). A larger heap has no room for a copy: a clone is
     /// run first to check the values ([`check_iter`](super::check_iter)), and only then is
     /// the iterator run to feed them, bounded by the count, so that one that yields more when
-    /// run again cannot push the stream past its end.
+    /// run again cannot push the stream past its end. Before it is fed, a clone is sampled
+    /// for a floor ([`scan::iter_guess`]), so that a row whose order sends every value past
+    /// the root (a rising one) does not cost a sift per value: the values above the floor go
+    /// first; if fewer than k were, the heap holds them all, and those at or below it follow.
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
@@ -172,7 +178,7 @@ mod fast {
             let mut scratch = Scratch::new(heap.capacity());
             copy_into(&mut scratch, heap);
             let mut at = *next;
-            if let Err(error) = arch::scan_iter(&mut scratch, &mut at, values.clone()) {
+            if let Err(error) = arch::scan_iter(&mut scratch, &mut at, values.clone(), Band::ALL) {
                 // The canonical error, from the start; the scan's if a rerun finds none.
                 return Err(super::check_iter(*next, values).err().unwrap_or(error));
             }
@@ -181,7 +187,18 @@ mod fast {
             Ok(())
         } else {
             let count = super::check_iter(*next, values.clone())?;
-            arch::scan_iter(heap, next, values.take(count))
+            let values = values.take(count);
+            let Some(floor) = scan::iter_guess(values.clone(), count, heap.capacity()) else {
+                return arch::scan_iter(heap, next, values, Band::ALL);
+            };
+            let start = *next;
+            arch::scan_iter(heap, next, values.clone(), Band::above(floor))?;
+            if !scan::holds_k_above(heap, floor) {
+                // Fewer than k values are above the guess: the heap holds them all, and the
+                // values at or below it follow, in a run of their own.
+                arch::scan_iter(heap, &mut { start }, values, Band::not_above(floor))?;
+            }
+            Ok(())
         }
     }
 }

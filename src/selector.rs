@@ -172,18 +172,25 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// Offers the values of an iterator at the next stream positions, all or nothing, as
     /// [`extend_from_slice`](Self::extend_from_slice) does for a slice: for a row transformed
     /// on the fly (a temperature, a logit bias, 16-bit floats widened), with no copy of the row
-    /// and at about the speed of `extend_from_slice`, where a [`push`](Self::push) per value is
-    /// several times slower.
+    /// and within about twice the time of `extend_from_slice` (docs/BENCHMARKS.md), where a
+    /// [`push`](Self::push) per value is several times slower.
     ///
     /// All or nothing, with no allocation, needs to know that every value is rankable before
-    /// the first is kept, and there is no room to keep a copy of the values or of the heap (a
-    /// [`SliceTopK`]'s can be any size). So the iterator must be [`Clone`] and is run twice:
-    /// once on a clone, to count the values and find the first NaN, then again to feed them,
-    /// by chunks buffered on the stack. An iterator over a slice with a `map` whose closure is
-    /// `Clone` (captures copied values, as a temperature) is `Clone` and cheap to run twice.
-    /// It must yield the same values both times: one that does not (reads a changing source)
-    /// may break the all-or-nothing promise and the answer, never cause a panic or undefined
-    /// behaviour.
+    /// the first is kept, and there is not always room to keep a copy of the heap (a
+    /// [`SliceTopK`]'s can be any size), never one of the values. So the iterator must be
+    /// [`Clone`] and may be run more than once, each run by chunks buffered on the stack.
+    /// With k at most 64 the heap is copied to the stack and the iterator runs once (a clone
+    /// runs again only to name an error); a row rising to its end then costs what a `push` per
+    /// value costs, O(n log k), as nothing can be known of the values still to come. With a
+    /// larger k, a clone runs first to count the values and find the first NaN; a second takes
+    /// a sample spread over them (256 values at most) for a floor that about k of them are
+    /// above; the values above it are fed; and only if fewer than k were, a fourth run feeds
+    /// those at or below it. Each value is fed once, whatever the order of the row.
+    ///
+    /// An iterator over a slice with a `map` whose closure is `Clone` (captures copied values,
+    /// as a temperature) is `Clone` and cheap to run again. It must yield the same values each
+    /// time: one that does not (reads a changing source) may break the all-or-nothing promise
+    /// and the answer, never cause a panic or undefined behaviour.
     ///
     /// ```
     /// let logits = [0.5_f32, 2.0, -1.0, 2.0, 7.0];

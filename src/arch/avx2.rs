@@ -18,6 +18,7 @@ use core::{
 
 use crate::block::{BlockTest, Portable, BLOCK};
 use crate::heap::Storage;
+use crate::scan::Band;
 use crate::{scan, Error, TotalRank};
 
 /// Values per 256-bit vector.
@@ -64,13 +65,14 @@ impl Avx2 {
         heap: &mut S,
         next: &mut u64,
         values: I,
+        band: Band<S::Value>,
     ) -> Result<(), Error>
     where
         S: Storage,
         I: Iterator<Item = S::Value>,
     {
         // SAFETY: `self` exists only if the CPU has AVX2.
-        unsafe { scan_iter_avx2(heap, next, values, self) }
+        unsafe { scan_iter_avx2(heap, next, values, band, self) }
     }
 }
 
@@ -156,13 +158,14 @@ unsafe fn scan_iter_avx2<S, I>(
     heap: &mut S,
     next: &mut u64,
     values: I,
+    band: Band<S::Value>,
     avx2: Avx2,
 ) -> Result<(), Error>
 where
     S: Storage,
     I: Iterator<Item = S::Value>,
 {
-    scan::scan_iter(heap, next, values, avx2)
+    scan::scan_iter(heap, next, values, band, avx2)
 }
 
 /// # Safety

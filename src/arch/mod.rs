@@ -28,16 +28,21 @@ pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
 
 /// [`scan::scan_iter`], through the fastest copy this CPU can run.
 #[inline]
-pub(crate) fn scan_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+pub(crate) fn scan_iter<S, I>(
+    heap: &mut S,
+    next: &mut u64,
+    values: I,
+    band: scan::Band<S::Value>,
+) -> Result<(), Error>
 where
     S: Storage,
     I: Iterator<Item = S::Value>,
 {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
-        return avx2.scan_iter(heap, next, values);
+        return avx2.scan_iter(heap, next, values, band);
     }
-    scan::scan_iter(heap, next, values, Portable)
+    scan::scan_iter(heap, next, values, band, Portable)
 }
 
 /// [`scan::scan`] with the portable block test, compiled for the build's target features:

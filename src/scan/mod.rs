@@ -44,6 +44,8 @@
 
 mod threshold;
 
+pub(crate) use threshold::iter_guess;
+
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{check_len, first_unrankable, not_rankable};
 use crate::heap::{peek_worst, retain_above, settle, take, Storage};
@@ -94,7 +96,7 @@ const FULL_HEAP_SHORT: usize = 1024;
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
 #[derive(Clone, Copy, Debug)]
-struct Band<T> {
+pub(crate) struct Band<T> {
     floor: Option<T>,
     ceiling: Option<T>,
 }
@@ -134,10 +136,10 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     if heap.len() == k && values.len() <= FULL_HEAP_SHORT {
         // The root of a full heap is the threshold the sample would look for; on a short slice
         // the sample costs more than it saves. The budget still bounds the cost.
-        return take_band(heap, start, values, Band::ALL, test);
+        return take_band::<_, _, true>(heap, start, values, Band::ALL, test);
     }
     let Some(guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
-        return sweep(heap, start, values, Band::ALL, None, test).map(drop);
+        return sweep::<_, _, true>(heap, start, values, Band::ALL, None, test).map(drop);
     };
     // The first pass's floor: the guess, or where counting pays, one counted to have at least
     // k values above it where there is one; and once counted, the floor of the values at or
@@ -158,7 +160,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         floor: Some(floor),
         ceiling: None,
     };
-    take_band(heap, start, values, above, test)?;
+    take_band::<_, _, true>(heap, start, values, above, test)?;
     if !holds_k_above(heap, floor) {
         // Fewer than k values are above the floor, and the heap holds them all: the values at
         // or below it follow, above a lower floor counted to have at least k values above it
@@ -167,13 +169,13 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
             floor: below.unwrap_or_else(|| threshold::lower(floor, k, values, test)),
             ceiling: Some(floor),
         };
-        take_band(heap, start, values, rest, test)?;
+        take_band::<_, _, true>(heap, start, values, rest, test)?;
     }
     Ok(())
 }
 
 /// Whether the heap is full of values above `floor`: then no value at or below it can enter.
-fn holds_k_above<S: Storage>(heap: &S, floor: S::Value) -> bool {
+pub(crate) fn holds_k_above<S: Storage>(heap: &S, floor: S::Value) -> bool {
     heap.len() == heap.capacity()
         && heap
             .get(0)
@@ -182,17 +184,33 @@ fn holds_k_above<S: Storage>(heap: &S, floor: S::Value) -> bool {
 
 impl<T> Band<T> {
     /// Every value.
-    const ALL: Self = Band {
+    pub(crate) const ALL: Self = Band {
         floor: None,
         ceiling: None,
     };
+
+    /// The values strictly above `floor`.
+    pub(crate) fn above(floor: T) -> Self {
+        Band {
+            floor: Some(floor),
+            ceiling: None,
+        }
+    }
+
+    /// The values at or below `ceiling`.
+    pub(crate) fn not_above(ceiling: T) -> Self {
+        Band {
+            floor: None,
+            ceiling: Some(ceiling),
+        }
+    }
 }
 
 /// Offers the values of `band` with a budget of k/2 + [`SPARE`] root replacements; if the
 /// slice spends it, the floor of the rest is raised by counting ([`threshold::raise`]) and the
 /// rest is offered with no budget.
 #[inline(always)]
-fn take_band<S: Storage, B: BlockTest>(
+fn take_band<S: Storage, B: BlockTest, const SETTLE: bool>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
@@ -200,7 +218,9 @@ fn take_band<S: Storage, B: BlockTest>(
     test: B,
 ) -> Result<(), Error> {
     let budget = heap.capacity() / 2 + SPARE;
-    if let Swept::Until(done) = sweep(heap, start, values, band, Some(budget), test)? {
+    if let Swept::Until(done) =
+        sweep::<_, _, SETTLE>(heap, start, values, band, Some(budget), test)?
+    {
         // `done` is a block boundary within the slice.
         let rest = values.get(done..).unwrap_or_default();
         // The budget was spent on a full heap: it has a root.
@@ -220,7 +240,7 @@ fn take_band<S: Storage, B: BlockTest>(
             floor: Some(raised.floor),
             ..band
         };
-        sweep(heap, start + done as u64, rest, band, None, test)?;
+        sweep::<_, _, SETTLE>(heap, start + done as u64, rest, band, None, test)?;
     }
     Ok(())
 }
@@ -241,7 +261,7 @@ enum Swept {
 /// without sifting, and [`settle`] builds the heap then. The loop over blocks holds only the
 /// block test: the threshold changes only after a flagged block, and is computed again there.
 #[inline(always)]
-fn sweep<S: Storage, B: BlockTest>(
+fn sweep<S: Storage, B: BlockTest, const SETTLE: bool>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
@@ -260,14 +280,18 @@ fn sweep<S: Storage, B: BlockTest>(
         }
         let at = start + (i * BLOCK) as u64;
         if let Err(nan) = take_block(heap, block, at, band, threshold, test, &mut replaced) {
-            settle(heap);
+            if SETTLE {
+                settle(heap);
+            }
             return Err(nan);
         }
         threshold = self::threshold(heap, band.floor);
         if budget.is_some_and(|budget| replaced > budget) && (i + 1 < last || !tail.is_empty()) {
             #[cfg(test)]
             tally::swept((i + 1) * BLOCK, replaced);
-            settle(heap);
+            if SETTLE {
+                settle(heap);
+            }
             return Ok(Swept::Until((i + 1) * BLOCK));
         }
     }
@@ -275,7 +299,9 @@ fn sweep<S: Storage, B: BlockTest>(
     let swept = take_block(heap, tail, at, band, threshold, test, &mut replaced);
     #[cfg(test)]
     tally::swept(values.len(), replaced);
-    settle(heap);
+    if SETTLE {
+        settle(heap);
+    }
     swept.map(|()| Swept::All)
 }
 
@@ -347,8 +373,9 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 /// small stack (4 KB for `f32`).
 const ITER_CHUNK: usize = 1024;
 
-/// [`scan`] of the values of an iterator, as the stream positions `*next..`: by chunks of
-/// [`ITER_CHUNK`] buffered on the stack, each scanned as a slice, `*next` moving past each.
+/// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
+/// chunks of [`ITER_CHUNK`] buffered on the stack, each scanned as a slice (all of its values
+/// by [`scan`], those of a narrower band by [`take_band`]), `*next` moving past each.
 /// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
 /// the values before it. Compiled again for a wider vector unit by `arch`, as `scan`, so that
 /// the copy into the buffer (and a `map` the iterator applies) vectorizes for it too.
@@ -356,7 +383,8 @@ const ITER_CHUNK: usize = 1024;
 pub(crate) fn scan_iter<S, I, B>(
     heap: &mut S,
     next: &mut u64,
-    mut values: I,
+    values: I,
+    band: Band<S::Value>,
     test: B,
 ) -> Result<(), Error>
 where
@@ -364,11 +392,38 @@ where
     I: Iterator<Item = S::Value>,
     B: BlockTest,
 {
+    let every = band.floor.is_none() && band.ceiling.is_none();
+    let scanned = by_chunks(values, |_, values| {
+        check_len(*next, values.len())?;
+        if every {
+            scan(heap, *next, values, test)?;
+        } else if heap.capacity() > 0 {
+            // A heap that is not full need not be one between chunks: built once at the end.
+            take_band::<_, _, false>(heap, *next, values, band, test)?;
+        }
+        *next += values.len() as u64;
+        Ok(())
+    });
+    settle(heap);
+    scanned
+}
+
+/// Calls `f` on the values of `values` by chunks of [`ITER_CHUNK`] buffered on the stack, in
+/// order, each with the number of values before it; stops at the first error.
+#[inline(always)]
+pub(crate) fn by_chunks<T, I, E>(
+    mut values: I,
+    mut f: impl FnMut(usize, &[T]) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Copy,
+    I: Iterator<Item = T>,
+{
     let Some(first) = values.next() else {
         return Ok(());
     };
     let mut chunk = [first; ITER_CHUNK];
-    let mut len = 1;
+    let (mut len, mut before) = (1, 0);
     loop {
         // `len` is at most the chunk's length: `get` only spares the build a bounds check.
         for (slot, value) in chunk
@@ -380,13 +435,11 @@ where
             *slot = value;
             len += 1;
         }
-        let values = chunk.get(..len).unwrap_or_default();
-        check_len(*next, values.len())?;
-        scan(heap, *next, values, test)?;
-        *next += len as u64;
+        f(before, chunk.get(..len).unwrap_or_default())?;
         if len < ITER_CHUNK {
             return Ok(());
         }
+        before += len;
         len = 0;
     }
 }

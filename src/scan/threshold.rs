@@ -100,6 +100,61 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     Ok(peek_worst(&best).map(|worst| worst.value))
 }
 
+/// Values [`iter_guess`] samples at most: a sample heap of at most [`MAX_RANK`] entries, and
+/// a sampled value for every 600 of a Qwen2 row.
+const ITER_SAMPLE: usize = 256;
+
+/// [`guess`] for the `count` values of an iterator, which can be run only from its start: a
+/// value that about k of them (and a margin) are strictly above, or `None` when they are too
+/// few for a sample to tell. The sample is `s` values, one at a hashed place in each of `s`
+/// equal stretches, read as the iterator runs by chunks (one run of it, buffered as the scan
+/// buffers it), and the guess is its r-th best, `r` from [`rank`], with s at most
+/// [`ITER_SAMPLE`] and small enough that r is at most [`MAX_RANK`]. The values must be
+/// rankable.
+pub(crate) fn iter_guess<T: TotalRank>(
+    values: impl Iterator<Item = T>,
+    count: usize,
+    k: usize,
+) -> Option<T> {
+    let (s, r) = iter_sample(count, k)?;
+    let stride = count / s;
+    let place = |j: usize| iter_place(j, stride);
+    let mut best = Limited::<T, MAX_RANK>::new(r);
+    let mut stretch = 0;
+    let _ = super::by_chunks(values, |before, chunk| {
+        while let Some(&value) = place(stretch)
+            .checked_sub(before)
+            .and_then(|at| chunk.get(at))
+            .filter(|_| stretch < s)
+        {
+            let index = stretch as u32;
+            offer(&mut best, Entry { value, index });
+            stretch += 1;
+        }
+        // Every chunk but the last is full: a place not in it is in a later one.
+        Ok::<(), ()>(())
+    });
+    (stretch == s).then(|| peek_worst(&best).map(|worst| worst.value))?
+}
+
+/// The size `s` of [`iter_guess`]'s sample of `count` values for a heap of `k`, and the rank
+/// `r` of its guess there, or `None` if the values are too few for the sample to tell.
+fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
+    // λ = k·s/count sampled values expected above the k-th best, at most MAX_EXPECTED.
+    let most = MAX_EXPECTED * count as u64 / k.max(1) as u64;
+    let s = ITER_SAMPLE.min(usize::try_from(most).unwrap_or(usize::MAX));
+    let r = rank(k, s, count);
+    // Too few values for the sample's r-th best to be above many fewer than all of them.
+    (2 * r <= s && r <= MAX_RANK && s <= count).then_some((s, r))
+}
+
+/// The place [`iter_guess`] samples in stretch `j` of `stride` values: Fibonacci hashing, as
+/// in [`run_start`].
+fn iter_place(j: usize, stride: usize) -> usize {
+    let hash = (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    j * stride + (hash % stride.max(1) as u64) as usize
+}
+
 /// Where run `run` of the sample starts: in the run's own stretch of `stride` values, at a
 /// place a hash of its number (and of the phase) picks, rounded down to a multiple of [`RUN`]
 /// (which may take it up to `RUN - 1` values into the stretch before; a stretch is at least
@@ -422,6 +477,52 @@ mod tests {
     use super::*;
     use crate::block::Portable;
     use crate::testing::data;
+
+    /// `try_extend` beyond the stack copy (k > 64), which scans above [`iter_guess`] and then,
+    /// if fewer than k values are above it, at or below it, against the oracle: on every shape
+    /// of the benches, and on rows whose sampled places hold their best values (the guess too
+    /// high: the second run takes the rest) or their worst (too low), plain and with ties.
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "rows of 20,011 values: the scan's own tests run under Miri"
+    )]
+    fn an_iterator_scanned_above_its_guess_keeps_the_oracle() {
+        use crate::{testing::oracle, SliceTopK};
+        let n = 20_011;
+        for k in [65, 200, 1000] {
+            let (s, _) = iter_sample(n, k).unwrap();
+            let sampled: Vec<usize> = (0..s).map(|j| iter_place(j, n / s)).collect();
+            let mut rows = data::shapes(n, k);
+            for (name, at_places) in [("places best", 1.0e6_f32), ("places worst", -1.0e6)] {
+                let mut x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+                sampled.iter().for_each(|&p| x[p] = at_places);
+                rows.push((name, x.clone()));
+                x.iter_mut().for_each(|v| *v = (*v / 100.0).floor());
+                rows.push((name, x));
+            }
+            for (name, x) in rows {
+                let guess = iter_guess(x.iter().copied(), n, k);
+                assert!(guess.is_some(), "{name}, k = {k}");
+                let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
+                let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+                top.try_extend(x.iter().map(|&v| v * 0.5)).unwrap();
+                let (idx, val) = top.into_sorted();
+                let got: Vec<(u32, u32)> = idx
+                    .iter()
+                    .zip(val.iter())
+                    .map(|(&i, v)| (i, v.to_bits()))
+                    .collect();
+                let halved: Vec<f32> = x.iter().map(|&v| v * 0.5).collect();
+                let want: Vec<(u32, u32)> = oracle(&halved, k)
+                    .unwrap()
+                    .iter()
+                    .map(|e| (e.index, e.value.to_bits()))
+                    .collect();
+                assert_eq!(got, want, "{name}, k = {k}");
+            }
+        }
+    }
 
     /// How many of `x` rank strictly above `floor`, by `rank_cmp` alone.
     fn above(x: &[f32], floor: f32) -> usize {
