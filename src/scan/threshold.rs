@@ -117,7 +117,8 @@ pub(crate) fn iter_guess<T: TotalRank>(
     k: usize,
 ) -> Option<T> {
     let (s, r) = iter_sample(count, k)?;
-    let stride = count / s;
+    // `s` is at least 2r (more than 0): the `max` only spares the build a division by zero.
+    let stride = count / s.max(1);
     let place = |j: usize| iter_place(j, stride);
     let mut best = Limited::<T, MAX_RANK>::new(r);
     let mut stretch = 0;
