@@ -14,7 +14,7 @@
 //! the least code and stack.
 //!
 //! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
-//! first): with a heap of more than 64 entries, to check the values, to sample them for a
+//! first): with a heap of more than 64 entries, to check the values and sample them for a
 //! floor, and to feed those above it, then, if fewer than k were, those at or below it.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
@@ -69,6 +69,7 @@ pub(crate) fn extend_rankable<S: Storage>(
 #[cfg(feature = "fast")]
 mod fast {
     use crate::arch;
+    use crate::check::MAX_STREAM_LEN;
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::heap::Storage;
@@ -165,10 +166,11 @@ mod fast {
     /// stream first, then the first NaN). A larger heap has no room for a copy: a clone is
     /// run first to check the values ([`check_iter`](super::check_iter)), and only then is
     /// the iterator run to feed them, bounded by the count, so that one that yields more when
-    /// run again cannot push the stream past its end. Before it is fed, a clone is sampled
-    /// for a floor ([`scan::iter_guess`]), so that a row whose order sends every value past
-    /// the root (a rising one) does not cost a sift per value: the values above the floor go
-    /// first; if fewer than k were, the heap holds them all, and those at or below it follow.
+    /// run again cannot push the stream past its end. Before it is fed, it is sampled for a
+    /// floor ([`scan::iter_guess`]; in the checking run itself when `size_hint` gives the
+    /// length), so that a row whose order sends every value past the root (a rising one)
+    /// does not cost a sift per value: the values above the floor go first; if fewer than k
+    /// were, the heap holds them all, and those at or below it follow.
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
@@ -186,9 +188,28 @@ mod fast {
             *next = at;
             Ok(())
         } else {
-            let count = super::check_iter(*next, values.clone())?;
+            let k = heap.capacity();
+            // An iterator that says its length (a slice's, mapped or not) is checked and
+            // sampled in one run; another, or one whose run disagrees, is checked first.
+            let (len, exact) = match values.size_hint() {
+                (low, Some(high)) => (low, low == high),
+                (low, None) => (low, false),
+            };
+            let room = MAX_STREAM_LEN.saturating_sub(*next);
+            let one_run = exact && len as u64 <= room && scan::iter_sample(len, k).is_some();
+            let checked = one_run
+                .then(|| arch::iter_guess(values.clone(), len, k, true))
+                .filter(|found| found.seen == len && found.rankable);
+            let (count, guess) = match checked {
+                Some(found) => (len, found.guess),
+                None => {
+                    let count = super::check_iter(*next, values.clone())?;
+                    let found = arch::iter_guess(values.clone().take(count), count, k, false);
+                    (count, found.guess)
+                }
+            };
             let values = values.take(count);
-            let Some(floor) = scan::iter_guess(values.clone(), count, heap.capacity()) else {
+            let Some(floor) = guess else {
                 return arch::scan_iter(heap, next, values, Band::ALL);
             };
             let start = *next;

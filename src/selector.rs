@@ -182,10 +182,12 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// With k at most 64 the heap is copied to the stack and the iterator runs once (a clone
     /// runs again only to name an error); a row rising to its end then costs what a `push` per
     /// value costs, O(n log k), as nothing can be known of the values still to come. With a
-    /// larger k, a clone runs first to count the values and find the first NaN; a second takes
-    /// a sample spread over them (256 values at most) for a floor that about k of them are
-    /// above; the values above it are fed; and only if fewer than k were, a fourth run feeds
-    /// those at or below it. Each value is fed once, whatever the order of the row.
+    /// larger k, a first run checks the values (counts them and finds the first NaN) and takes
+    /// a sample spread over them (one value in 32 at most) for a floor that about k of them
+    /// are above (one run when the iterator says its length, as a slice's does, mapped or not;
+    /// else a run to check and one to sample); the values above the floor are fed; and only if
+    /// fewer than k were, a last run feeds those at or below it. Each value is fed once,
+    /// whatever the order of the row.
     ///
     /// An iterator over a slice with a `map` whose closure is `Clone` (captures copied values,
     /// as a temperature) is `Clone` and cheap to run again. It must yield the same values each

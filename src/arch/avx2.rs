@@ -74,6 +74,23 @@ impl Avx2 {
         // SAFETY: `self` exists only if the CPU has AVX2.
         unsafe { scan_iter_avx2(heap, next, values, band, self) }
     }
+
+    /// The sample of an iterator compiled for AVX2.
+    #[inline]
+    pub(super) fn iter_guess<T, I>(
+        self,
+        values: I,
+        count: usize,
+        k: usize,
+        check: bool,
+    ) -> scan::IterGuess<T>
+    where
+        T: TotalRank,
+        I: Iterator<Item = T>,
+    {
+        // SAFETY: `self` exists only if the CPU has AVX2.
+        unsafe { iter_guess_avx2(values, count, k, check) }
+    }
 }
 
 /// What [`detected`] found: not yet asked, absent, present.
@@ -148,6 +165,23 @@ fn cpu_has_avx2() -> bool {
 unsafe fn xcr0() -> u64 {
     // SAFETY: the caller makes sure of XSAVE.
     unsafe { _xgetbv(0) }
+}
+
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn iter_guess_avx2<T, I>(
+    values: I,
+    count: usize,
+    k: usize,
+    check: bool,
+) -> scan::IterGuess<T>
+where
+    T: TotalRank,
+    I: Iterator<Item = T>,
+{
+    scan::iter_guess(values, count, k, check)
 }
 
 /// # Safety

@@ -14,7 +14,7 @@ mod avx2;
 
 use crate::block::Portable;
 use crate::heap::Storage;
-use crate::{scan, Error};
+use crate::{scan, Error, TotalRank};
 
 /// [`scan::scan`], through the fastest copy this CPU can run.
 #[inline]
@@ -43,6 +43,21 @@ where
         return avx2.scan_iter(heap, next, values, band);
     }
     scan::scan_iter(heap, next, values, band, Portable)
+}
+
+/// [`scan::iter_guess`], through the fastest copy this CPU can run: the copy of the values
+/// into chunks (and a `map` the iterator applies) and their NaN test vectorize for it.
+#[inline]
+pub(crate) fn iter_guess<T, I>(values: I, count: usize, k: usize, check: bool) -> scan::IterGuess<T>
+where
+    T: TotalRank,
+    I: Iterator<Item = T>,
+{
+    #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
+    if let Some(avx2) = avx2::Avx2::detect() {
+        return avx2.iter_guess(values, count, k, check);
+    }
+    scan::iter_guess(values, count, k, check)
 }
 
 /// [`scan::scan`] with the portable block test, compiled for the build's target features:

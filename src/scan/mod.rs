@@ -44,7 +44,7 @@
 
 mod threshold;
 
-pub(crate) use threshold::iter_guess;
+pub(crate) use threshold::{iter_guess, iter_sample, IterGuess};
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{check_len, first_unrankable, not_rankable};
@@ -383,7 +383,7 @@ const ITER_CHUNK: usize = 1024;
 pub(crate) fn scan_iter<S, I, B>(
     heap: &mut S,
     next: &mut u64,
-    values: I,
+    mut values: I,
     band: Band<S::Value>,
     test: B,
 ) -> Result<(), Error>
@@ -393,54 +393,81 @@ where
     B: BlockTest,
 {
     let every = band.floor.is_none() && band.ceiling.is_none();
-    let scanned = by_chunks(values, |_, values| {
-        check_len(*next, values.len())?;
-        if every {
-            scan(heap, *next, values, test)?;
+    let Some(mut chunks) = Chunks::new(&mut values) else {
+        return Ok(());
+    };
+    // A loop, not a closure, over the chunks: a closure would be compiled without the
+    // caller's target features (AVX2), and the block test then called, not inlined.
+    let scanned = loop {
+        let Some(values) = chunks.next_chunk(&mut values) else {
+            break Ok(());
+        };
+        if let Err(error) = check_len(*next, values.len()) {
+            break Err(error);
+        }
+        let result = if every {
+            scan(heap, *next, values, test)
         } else if heap.capacity() > 0 {
             // A heap that is not full need not be one between chunks: built once at the end.
-            take_band::<_, _, false>(heap, *next, values, band, test)?;
+            take_band::<_, _, false>(heap, *next, values, band, test)
+        } else {
+            Ok(())
+        };
+        if let Err(error) = result {
+            break Err(error);
         }
         *next += values.len() as u64;
-        Ok(())
-    });
+    };
     settle(heap);
     scanned
 }
 
-/// Calls `f` on the values of `values` by chunks of [`ITER_CHUNK`] buffered on the stack, in
-/// order, each with the number of values before it; stops at the first error.
-#[inline(always)]
-pub(crate) fn by_chunks<T, I, E>(
-    mut values: I,
-    mut f: impl FnMut(usize, &[T]) -> Result<(), E>,
-) -> Result<(), E>
-where
-    T: Copy,
-    I: Iterator<Item = T>,
-{
-    let Some(first) = values.next() else {
-        return Ok(());
-    };
-    let mut chunk = [first; ITER_CHUNK];
-    let (mut len, mut before) = (1, 0);
-    loop {
+/// A buffer on the stack for an iterator's values, filled a chunk of [`ITER_CHUNK`] at a
+/// time. The iterator is not in it: each call lends it, so that the compiler can keep the
+/// iterator in registers while it fills the buffer (held beside it, the iterator was stored
+/// and loaded again for every value).
+pub(crate) struct Chunks<T> {
+    chunk: [T; ITER_CHUNK],
+    /// Values already in the chunk before the next is filled: the first value, at the start.
+    len: usize,
+    /// Whether the iterator has ended.
+    done: bool,
+}
+
+impl<T: Copy> Chunks<T> {
+    /// A buffer for the values of `values`, holding its first one; `None` if it has none.
+    #[inline(always)]
+    pub(crate) fn new(values: &mut impl Iterator<Item = T>) -> Option<Self> {
+        let first = values.next()?;
+        Some(Chunks {
+            chunk: [first; ITER_CHUNK],
+            len: 1,
+            done: false,
+        })
+    }
+
+    /// The next chunk of `values` (the iterator the buffer was made for): [`ITER_CHUNK`]
+    /// values, fewer in the last one; `None` after it.
+    #[inline(always)]
+    pub(crate) fn next_chunk(&mut self, values: &mut impl Iterator<Item = T>) -> Option<&[T]> {
+        if self.done {
+            return None;
+        }
+        let mut len = self.len;
         // `len` is at most the chunk's length: `get` only spares the build a bounds check.
-        for (slot, value) in chunk
+        for (slot, value) in self
+            .chunk
             .get_mut(len..)
             .unwrap_or_default()
             .iter_mut()
-            .zip(&mut values)
+            .zip(values)
         {
             *slot = value;
             len += 1;
         }
-        f(before, chunk.get(..len).unwrap_or_default())?;
-        if len < ITER_CHUNK {
-            return Ok(());
-        }
-        before += len;
-        len = 0;
+        self.done = len < ITER_CHUNK;
+        self.len = 0;
+        self.chunk.get(..len).filter(|chunk| !chunk.is_empty())
     }
 }
 

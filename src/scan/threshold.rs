@@ -100,31 +100,54 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     Ok(peek_worst(&best).map(|worst| worst.value))
 }
 
-/// Values [`iter_guess`] samples at most: a sample heap of at most [`MAX_RANK`] entries, and
-/// a sampled value for every 600 of a Qwen2 row.
-const ITER_SAMPLE: usize = 256;
+/// At most one value in this many of an iterator is sampled ([`iter_guess`]): the sample of
+/// a slice reads a sixteenth, in runs; an iterator's values are sampled one by one.
+const ITER_SPARSITY: usize = 32;
+
+/// What [`iter_guess`] found in an iterator.
+pub(crate) struct IterGuess<T> {
+    /// A value that about k of the values (and a margin) are strictly above, if the sample
+    /// tells one.
+    pub(crate) guess: Option<T>,
+    /// With `check`: how many values the iterator yielded, and whether all were rankable.
+    pub(crate) seen: usize,
+    pub(crate) rankable: bool,
+}
 
 /// [`guess`] for the `count` values of an iterator, which can be run only from its start: a
 /// value that about k of them (and a margin) are strictly above, or `None` when they are too
-/// few for a sample to tell. The sample is `s` values, one at a hashed place in each of `s`
-/// equal stretches, read as the iterator runs by chunks (one run of it, buffered as the scan
-/// buffers it), and the guess is its r-th best, `r` from [`rank`], with s at most
-/// [`ITER_SAMPLE`] and small enough that r is at most [`MAX_RANK`]. The values must be
-/// rankable.
+/// few for a sample to tell ([`iter_sample`]). The sample is `s` values, one at a hashed
+/// place in each of `s` equal stretches, read as the iterator runs by chunks (one run of it,
+/// buffered as the scan buffers it), and the guess is its r-th best, `r` from [`rank`], with
+/// s at most one in [`ITER_SPARSITY`] and small enough that r is at most [`MAX_RANK`]. With `check`
+/// the run goes on to the end and also counts the values and tests each for NaN, so that one
+/// run both checks and samples an iterator whose length is known; without it, it ends at the
+/// last sampled value, and the values must be rankable.
+#[inline(always)]
 pub(crate) fn iter_guess<T: TotalRank>(
-    values: impl Iterator<Item = T>,
+    mut values: impl Iterator<Item = T>,
     count: usize,
     k: usize,
-) -> Option<T> {
-    let (s, r) = iter_sample(count, k)?;
+    check: bool,
+) -> IterGuess<T> {
+    let mut found = IterGuess {
+        guess: None,
+        seen: 0,
+        rankable: true,
+    };
+    let Some((s, r)) = iter_sample(count, k) else {
+        return found;
+    };
     // `s` is at least 2r (more than 0): the `max` only spares the build a division by zero.
     let stride = count / s.max(1);
-    let place = |j: usize| iter_place(j, stride);
     let mut best = Limited::<T, MAX_RANK>::new(r);
     let mut stretch = 0;
-    let _ = super::by_chunks(values, |before, chunk| {
-        while let Some(&value) = place(stretch)
-            .checked_sub(before)
+    let Some(mut chunks) = super::Chunks::new(&mut values) else {
+        return found;
+    };
+    while let Some(chunk) = chunks.next_chunk(&mut values) {
+        while let Some(&value) = iter_place(stretch, stride)
+            .checked_sub(found.seen)
             .and_then(|at| chunk.get(at))
             .filter(|_| stretch < s)
         {
@@ -133,17 +156,25 @@ pub(crate) fn iter_guess<T: TotalRank>(
             stretch += 1;
         }
         // Every chunk but the last is full: a place not in it is in a later one.
-        Ok::<(), ()>(())
-    });
-    (stretch == s).then(|| peek_worst(&best).map(|worst| worst.value))?
+        found.seen += chunk.len();
+        if check {
+            found.rankable &= chunk.iter().fold(true, |all, v| all & v.is_rankable());
+        } else if stretch == s {
+            break;
+        }
+    }
+    if stretch == s {
+        found.guess = peek_worst(&best).map(|worst| worst.value);
+    }
+    found
 }
 
 /// The size `s` of [`iter_guess`]'s sample of `count` values for a heap of `k`, and the rank
 /// `r` of its guess there, or `None` if the values are too few for the sample to tell.
-fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
+pub(crate) fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
     // λ = k·s/count sampled values expected above the k-th best, at most MAX_EXPECTED.
     let most = MAX_EXPECTED * count as u64 / k.max(1) as u64;
-    let s = ITER_SAMPLE.min(usize::try_from(most).unwrap_or(usize::MAX));
+    let s = (count / ITER_SPARSITY).min(usize::try_from(most).unwrap_or(usize::MAX));
     let r = rank(k, s, count);
     // Too few values for the sample's r-th best to be above many fewer than all of them.
     (2 * r <= s && r <= MAX_RANK && s <= count).then_some((s, r))
@@ -151,9 +182,12 @@ fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
 
 /// The place [`iter_guess`] samples in stretch `j` of `stride` values: Fibonacci hashing, as
 /// in [`run_start`].
+#[inline]
 fn iter_place(j: usize, stride: usize) -> usize {
     let hash = (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    j * stride + (hash % stride.max(1) as u64) as usize
+    // Into `0..stride` by a multiply and a shift, not a division (Lemire's range reduction):
+    // `hash` is below 2^32.
+    j * stride + ((hash * stride as u64) >> 32) as usize
 }
 
 /// Where run `run` of the sample starts: in the run's own stretch of `stride` values, at a
@@ -503,24 +537,34 @@ mod tests {
                 rows.push((name, x));
             }
             for (name, x) in rows {
-                let guess = iter_guess(x.iter().copied(), n, k);
-                assert!(guess.is_some(), "{name}, k = {k}");
-                let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
-                let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
-                top.try_extend(x.iter().map(|&v| v * 0.5)).unwrap();
-                let (idx, val) = top.into_sorted();
-                let got: Vec<(u32, u32)> = idx
-                    .iter()
-                    .zip(val.iter())
-                    .map(|(&i, v)| (i, v.to_bits()))
-                    .collect();
+                let found = iter_guess(x.iter().copied(), n, k, true);
+                assert!(found.guess.is_some(), "{name}, k = {k}");
+                assert_eq!((found.seen, found.rankable), (n, true), "{name}, k = {k}");
                 let halved: Vec<f32> = x.iter().map(|&v| v * 0.5).collect();
                 let want: Vec<(u32, u32)> = oracle(&halved, k)
                     .unwrap()
                     .iter()
                     .map(|e| (e.index, e.value.to_bits()))
                     .collect();
-                assert_eq!(got, want, "{name}, k = {k}");
+                // Mapped, the iterator says its length (checked and sampled in one run);
+                // filtered, it does not (a run to check, then one to sample).
+                let mapped = x.iter().map(|&v| v * 0.5);
+                for exact in [true, false] {
+                    let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
+                    let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+                    if exact {
+                        top.try_extend(mapped.clone()).unwrap();
+                    } else {
+                        top.try_extend(mapped.clone().filter(|_| true)).unwrap();
+                    }
+                    let (idx, val) = top.into_sorted();
+                    let got: Vec<(u32, u32)> = idx
+                        .iter()
+                        .zip(val.iter())
+                        .map(|(&i, v)| (i, v.to_bits()))
+                        .collect();
+                    assert_eq!(got, want, "{name}, k = {k}, exact {exact}");
+                }
             }
         }
     }
