@@ -15,7 +15,8 @@
 //!
 //! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
 //! first): with a heap of more than 64 entries, to check the values and sample them for a
-//! floor, and to feed those above it, then, if fewer than k were, those at or below it.
+//! floor, and to feed those above it, then, unless the heap is then full of entries above the
+//! floor, those at or below it.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 #[cfg(not(feature = "fast"))]
@@ -169,8 +170,9 @@ mod fast {
     /// run again cannot push the stream past its end. Before it is fed, it is sampled for a
     /// floor ([`scan::iter_guess`]; in the checking run itself when `size_hint` gives the
     /// length), so that a row whose order sends every value past the root (a rising one)
-    /// does not cost a sift per value: the values above the floor go first; if fewer than k
-    /// were, the heap holds them all, and those at or below it follow.
+    /// does not cost a sift per value: the values above the floor go first; unless the heap
+    /// is then full of entries above the floor (none at or below it can enter), those at or
+    /// below it follow.
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
@@ -215,8 +217,9 @@ mod fast {
             let start = *next;
             arch::scan_iter(heap, next, values.clone(), Band::above(floor))?;
             if !scan::holds_k_above(heap, floor) {
-                // Fewer than k values are above the guess: the heap holds them all, and the
-                // values at or below it follow, in a run of their own.
+                // The heap is not full of entries above the guess (fewer than k values were
+                // above it, and it holds them all): the values at or below it follow, in a
+                // run of their own.
                 arch::scan_iter(heap, &mut { start }, values, Band::not_above(floor))?;
             }
             Ok(())
@@ -296,18 +299,27 @@ where
         for value in values.clone() {
             if count == room {
                 // One value past the end: the stream would have at least this length.
-                let n = usize::try_from(MAX_STREAM_LEN + 1).unwrap_or(usize::MAX);
-                return Err(Error::TooLong { n });
+                return Err(past_the_end());
             }
             clean &= value.is_rankable();
             count += 1;
         }
         (count, clean)
     };
+    if count > room {
+        // More values than the iterator's `size_hint` allowed: past the end all the same.
+        return Err(past_the_end());
+    }
     if !clean {
         let first = values.position(|v| !v.is_rankable()).unwrap_or(0);
         return Err(not_rankable(next + first as u64));
     }
     // At most `MAX_STREAM_LEN` values, which a `usize` counts on the 64-bit targets.
     Ok(usize::try_from(count).unwrap_or(usize::MAX))
+}
+
+/// [`Error::TooLong`] for a stream one value past its end, the least length it would have.
+fn past_the_end() -> Error {
+    let n = usize::try_from(MAX_STREAM_LEN + 1).unwrap_or(usize::MAX);
+    Error::TooLong { n }
 }

@@ -208,7 +208,7 @@ impl<T> Band<T> {
 
 /// Offers the values of `band` with a budget of k/2 + [`SPARE`] root replacements; if the
 /// slice spends it, the floor of the rest is raised by counting ([`threshold::raise`]) and the
-/// rest is offered with no budget.
+/// rest is offered with no budget. `SETTLE` as in [`sweep`].
 #[inline(always)]
 fn take_band<S: Storage, B: BlockTest, const SETTLE: bool>(
     heap: &mut S,
@@ -256,10 +256,14 @@ enum Swept {
 
 /// Offers the values of `band` (stream positions `start..`) by blocks, each tested as a whole
 /// against the higher of the band's floor and the root of a full heap, and stops after the
-/// block in which the root has been replaced more than `budget` times. Leaves a heap however
-/// it ends, by the budget, at the end or on a NaN: until the heap is full, `take` appends
-/// without sifting, and [`settle`] builds the heap then. The loop over blocks holds only the
-/// block test: the threshold changes only after a flagged block, and is computed again there.
+/// block in which the root has been replaced more than `budget` times. With `SETTLE`, leaves a
+/// heap however it ends, by the budget, at the end or on a NaN: until the heap is full, `take`
+/// appends without sifting, and [`settle`] builds the heap then. Without it, a storage that
+/// is not full is left in no order (nothing reads it before it is full: the threshold reads
+/// the root of a full heap only, which `take` builds as it fills), and the caller settles it
+/// once, after its last sweep ([`scan_iter`], after its last chunk). The loop over blocks
+/// holds only the block test: the threshold changes only after a flagged block, and is
+/// computed again there.
 #[inline(always)]
 fn sweep<S: Storage, B: BlockTest, const SETTLE: bool>(
     heap: &mut S,

@@ -151,8 +151,15 @@ pub(crate) fn iter_guess<T: TotalRank>(
             .and_then(|at| chunk.get(at))
             .filter(|_| stretch < s)
         {
-            let index = stretch as u32;
-            offer(&mut best, Entry { value, index });
+            // A value is compared only once it is known to be rankable (a `rank_cmp` of
+            // another type may rely on it): a NaN is left out of the sample, and the run
+            // says so.
+            if value.is_rankable() {
+                let index = stretch as u32;
+                offer(&mut best, Entry { value, index });
+            } else {
+                found.rankable = false;
+            }
             stretch += 1;
         }
         // Every chunk but the last is full: a place not in it is in a later one.

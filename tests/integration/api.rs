@@ -174,6 +174,67 @@ fn try_extend_past_the_stream_end_is_too_long() {
     assert_eq!((top.len(), top.stream_len()), (0, u64::from(base)));
 }
 
+/// An iterator whose `size_hint` says it is empty but that yields 2,000 values, where 1,500
+/// positions are left (more than one chunk of the scan fits): too long, found before
+/// anything is kept, for both paths (k within the stack copy and beyond it).
+#[test]
+fn an_iterator_longer_than_its_size_hint_is_too_long_all_the_same() {
+    #[derive(Clone)]
+    struct Liar<'a>(core::slice::Iter<'a, f32>);
+    impl Iterator for Liar<'_> {
+        type Item = f32;
+        fn next(&mut self) -> Option<f32> {
+            self.0.next().copied()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (0, Some(0))
+        }
+    }
+    let base = (u64::from(u32::MAX) + 1 - 1500) as u32;
+    let x = normal_logits(2000, 3);
+    for k in [2_usize, 100] {
+        let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
+        let mut top = SliceTopK::with_offset(&mut idx, &mut val, base).unwrap();
+        let got = top.try_extend(Liar(x.iter()));
+        assert!(
+            matches!(got, Err(Error::TooLong { .. })),
+            "k = {k}: {got:?}"
+        );
+        assert_eq!((top.len(), top.stream_len()), (0, u64::from(base)));
+        assert!(idx.iter().all(|&i| i == IDX_SENTINEL));
+    }
+}
+
+/// A value type of the user's whose `rank_cmp` panics on a value with no place in the order,
+/// as `partial_cmp().unwrap()` does: the contract calls it on rankable values only, so a NaN
+/// anywhere in a long iterator (where it is checked and sampled in one run) is the error,
+/// never the panic.
+#[test]
+fn try_extend_compares_no_value_before_it_is_checked() {
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Score(f64);
+    impl tinytopk::TotalRank for Score {
+        fn is_rankable(&self) -> bool {
+            !self.0.is_nan()
+        }
+        fn rank_cmp(&self, other: &Self) -> core::cmp::Ordering {
+            self.0.partial_cmp(&other.0).unwrap()
+        }
+    }
+    let n = if cfg!(miri) { 2_000 } else { 20_000 };
+    for at in [0, 1, 31, n / 2, n - 1] {
+        let row = (0..n).map(|i| Score(if i == at { f64::NAN } else { i as f64 }));
+        for k in [65, 100] {
+            let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![Score(-1.0); k]);
+            let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+            let got = top.try_extend(row.clone());
+            assert_eq!(got, Err(Error::NotRankable { index: at }), "k = {k}");
+            assert_eq!(top.len(), 0);
+            assert!(val.iter().all(|&v| v == Score(-1.0)));
+        }
+    }
+}
+
 /// An iterator that yields other values when run again breaks the promise, never the program.
 #[test]
 fn an_impure_iterator_gives_no_panic() {
