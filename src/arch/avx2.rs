@@ -199,7 +199,28 @@ where
     S: Storage,
     I: Iterator<Item = S::Value>,
 {
-    scan::scan_iter(heap, next, values, band, avx2)
+    // SAFETY: the caller makes sure of AVX2.
+    let scan_chunk = |heap: &mut S, at, chunk: &[S::Value], band| unsafe {
+        scan_chunk_avx2(heap, at, chunk, band, avx2)
+    };
+    scan::scan_iter(heap, next, values, band, scan_chunk)
+}
+
+/// [`scan::scan_chunk`] compiled for AVX2, called once per chunk of [`scan_iter_avx2`].
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn scan_chunk_avx2<S: Storage>(
+    heap: &mut S,
+    at: u64,
+    chunk: &[S::Value],
+    band: Band<S::Value>,
+    avx2: Avx2,
+) -> Result<(), Error> {
+    scan::scan_chunk(heap, at, chunk, band, avx2)
 }
 
 /// # Safety

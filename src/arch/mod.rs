@@ -42,7 +42,19 @@ where
     if let Some(avx2) = avx2::Avx2::detect() {
         return avx2.scan_iter(heap, next, values, band);
     }
-    scan::scan_iter(heap, next, values, band, Portable)
+    scan::scan_iter(heap, next, values, band, portable_chunk)
+}
+
+/// [`scan::scan_chunk`] with the portable block test, called once per chunk of
+/// [`scan::scan_iter`], whose loop then holds only the copy of the iterator's values.
+#[inline(never)]
+fn portable_chunk<S: Storage>(
+    heap: &mut S,
+    at: u64,
+    chunk: &[S::Value],
+    band: scan::Band<S::Value>,
+) -> Result<(), Error> {
+    scan::scan_chunk(heap, at, chunk, band, Portable)
 }
 
 /// [`scan::iter_guess`], through the fastest copy this CPU can run: the copy of the values

@@ -378,52 +378,62 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 const ITER_CHUNK: usize = 1024;
 
 /// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
-/// chunks of [`ITER_CHUNK`] buffered on the stack, each scanned as a slice (all of its values
-/// by [`scan`], those of a narrower band by [`take_band`]), `*next` moving past each.
+/// chunks of [`ITER_CHUNK`] buffered on the stack, each scanned as a slice by `scan_chunk`
+/// (a call of [`scan_chunk`] compiled for the vector unit at hand), `*next` moving past each.
 /// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
-/// the values before it. Compiled again for a wider vector unit by `arch`, as `scan`, so that
-/// the copy into the buffer (and a `map` the iterator applies) vectorizes for it too.
+/// the values before it.
+///
+/// The loop holds only the copy into the buffer, so that the iterator stays in registers and
+/// the copy (and a `map` the iterator applies) vectorizes at the full width of the vector unit:
+/// with the scan inlined beside it, the iterator was kept in memory and the copy of a mapped
+/// iterator ran at half the width.
 #[inline(always)]
-pub(crate) fn scan_iter<S, I, B>(
+pub(crate) fn scan_iter<S, I>(
     heap: &mut S,
     next: &mut u64,
     mut values: I,
     band: Band<S::Value>,
-    test: B,
+    mut scan_chunk: impl FnMut(&mut S, u64, &[S::Value], Band<S::Value>) -> Result<(), Error>,
 ) -> Result<(), Error>
 where
     S: Storage,
     I: Iterator<Item = S::Value>,
-    B: BlockTest,
 {
-    let every = band.floor.is_none() && band.ceiling.is_none();
     let Some(mut chunks) = Chunks::new(&mut values) else {
         return Ok(());
     };
-    // A loop, not a closure, over the chunks: a closure would be compiled without the
-    // caller's target features (AVX2), and the block test then called, not inlined.
     let scanned = loop {
         let Some(values) = chunks.next_chunk(&mut values) else {
             break Ok(());
         };
-        if let Err(error) = check_len(*next, values.len()) {
-            break Err(error);
-        }
-        let result = if every {
-            scan(heap, *next, values, test)
-        } else if heap.capacity() > 0 {
-            // A heap that is not full need not be one between chunks: built once at the end.
-            take_band::<_, _, false>(heap, *next, values, band, test)
-        } else {
-            Ok(())
-        };
-        if let Err(error) = result {
+        if let Err(error) = scan_chunk(heap, *next, values, band) {
             break Err(error);
         }
         *next += values.len() as u64;
     };
     settle(heap);
     scanned
+}
+
+/// One chunk of [`scan_iter`] (stream positions `at..`): the values of `band`, all of them by
+/// [`scan`], those of a narrower band by [`take_band`], leaving a heap that is not full in no
+/// order ([`scan_iter`] builds it once, after its last chunk).
+#[inline(always)]
+pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
+    heap: &mut S,
+    at: u64,
+    chunk: &[S::Value],
+    band: Band<S::Value>,
+    test: B,
+) -> Result<(), Error> {
+    check_len(at, chunk.len())?;
+    if band.floor.is_none() && band.ceiling.is_none() {
+        scan(heap, at, chunk, test)
+    } else if heap.capacity() > 0 {
+        take_band::<_, _, false>(heap, at, chunk, band, test)
+    } else {
+        Ok(())
+    }
 }
 
 /// A buffer on the stack for an iterator's values, filled a chunk of [`ITER_CHUNK`] at a
