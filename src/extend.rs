@@ -14,9 +14,10 @@
 //! the least code and stack.
 //!
 //! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
-//! first): with a heap of more than 64 entries, to check the values and sample them for a
-//! floor, and to feed those above it, then, unless the heap is then full of entries above the
-//! floor, those at or below it.
+//! first): with a heap of up to 64 entries once, into a copy of the heap, unless the row's
+//! order defeats the root as a threshold; then, as with a larger heap, to check the values and
+//! sample them for a floor, and to feed those above it, then, unless the heap is then full of
+//! entries above the floor, those at or below it.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 #[cfg(not(feature = "fast"))]
@@ -164,66 +165,81 @@ mod fast {
     /// [`SCRATCH_K`], as in the one pass, the iterator is run once, into a copy of the heap on
     /// the stack ([`Scratch`]) that goes back only on success; on an error a clone of the
     /// iterator is run to name it as [`check_values`](super::check_values) would (a too long
-    /// stream first, then the first NaN). A larger heap has no room for a copy: a clone is
-    /// run first to check the values ([`check_iter`](super::check_iter)), and only then is
-    /// the iterator run to feed them, bounded by the count, so that one that yields more when
-    /// run again cannot push the stream past its end. Before it is fed, it is sampled for a
-    /// floor ([`scan::iter_guess`]; in the checking run itself when `size_hint` gives the
-    /// length), so that a row whose order sends every value past the root (a rising one)
-    /// does not cost a sift per value: the values above the floor go first; unless the heap
-    /// is then full of entries above the floor (none at or below it can enter), those at or
-    /// below it follow.
+    /// stream first, then the first NaN). That pass has no floor but the root, and gives up
+    /// at the first chunk that spends its budget of replacements ([`scan::scan_iter`]): the
+    /// copy is dropped, and the iterator is fed as a larger heap's is ([`sampled`]).
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
         I: Iterator<Item = S::Value> + Clone,
     {
-        if heap.capacity() <= SCRATCH_K {
-            let mut scratch = Scratch::new(heap.capacity());
-            copy_into(&mut scratch, heap);
-            let mut at = *next;
-            if let Err(error) = arch::scan_iter(&mut scratch, &mut at, values.clone(), Band::ALL) {
-                // The canonical error, from the start; the scan's if a rerun finds none.
-                return Err(super::check_iter(*next, values).err().unwrap_or(error));
-            }
-            copy_back(&scratch, heap);
-            *next = at;
-            Ok(())
-        } else {
-            let k = heap.capacity();
-            // An iterator that says its length (a slice's, mapped or not) is checked and
-            // sampled in one run; another, or one whose run disagrees, is checked first.
-            let (len, exact) = match values.size_hint() {
-                (low, Some(high)) => (low, low == high),
-                (low, None) => (low, false),
-            };
-            let room = MAX_STREAM_LEN.saturating_sub(*next);
-            let one_run = exact && len as u64 <= room && scan::iter_sample(len, k).is_some();
-            let checked = one_run
-                .then(|| arch::iter_guess(values.clone(), len, k, true))
-                .filter(|found| found.seen == len && found.rankable);
-            let (count, guess) = match checked {
-                Some(found) => (len, found.guess),
-                None => {
-                    let count = super::check_iter(*next, values.clone())?;
-                    let found = arch::iter_guess(values.clone().take(count), count, k, false);
-                    (count, found.guess)
-                }
-            };
-            let values = values.take(count);
-            let Some(floor) = guess else {
-                return arch::scan_iter(heap, next, values, Band::ALL);
-            };
-            let start = *next;
-            arch::scan_iter(heap, next, values.clone(), Band::above(floor))?;
-            if !scan::holds_k_above(heap, floor) {
-                // The heap is not full of entries above the guess (fewer than k values were
-                // above it, and it holds them all): the values at or below it follow, in a
-                // run of their own.
-                arch::scan_iter(heap, &mut { start }, values, Band::not_above(floor))?;
-            }
-            Ok(())
+        if heap.capacity() > SCRATCH_K {
+            return sampled(heap, next, values);
         }
+        let mut scratch = Scratch::new(heap.capacity());
+        copy_into(&mut scratch, heap);
+        let mut at = *next;
+        match arch::scan_iter(&mut scratch, &mut at, values.clone(), Band::ALL, true) {
+            Ok(false) => {
+                copy_back(&scratch, heap);
+                *next = at;
+                Ok(())
+            }
+            // The row's order defeats the root as a threshold (a rising row).
+            Ok(true) => sampled(heap, next, values),
+            // The canonical error, from the start; the scan's if a rerun finds none.
+            Err(error) => Err(super::check_iter(*next, values).err().unwrap_or(error)),
+        }
+    }
+
+    /// [`extend_iter`](super::extend_iter) with a floor from a sample, for a heap with no room
+    /// for a copy on the stack (k above [`SCRATCH_K`]), or an iterator whose order defeated
+    /// the one pass. A clone is run first to check the values
+    /// ([`check_iter`](super::check_iter)), and only then is the iterator run to feed them,
+    /// bounded by the count, so that one that yields more when run again cannot push the
+    /// stream past its end. Before it is fed, it is sampled for a floor ([`scan::iter_guess`];
+    /// in the checking run itself when `size_hint` gives the length), so that a row whose
+    /// order sends every value past the root (a rising one) does not cost a sift per value:
+    /// the values above the floor go first; unless the heap is then full of entries above the
+    /// floor (none at or below it can enter), those at or below it follow.
+    fn sampled<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value> + Clone,
+    {
+        let k = heap.capacity();
+        // An iterator that says its length (a slice's, mapped or not) is checked and sampled
+        // in one run; another, or one whose run disagrees, is checked first.
+        let (len, exact) = match values.size_hint() {
+            (low, Some(high)) => (low, low == high),
+            (low, None) => (low, false),
+        };
+        let room = MAX_STREAM_LEN.saturating_sub(*next);
+        let one_run = exact && len as u64 <= room && scan::iter_sample(len, k).is_some();
+        let checked = one_run
+            .then(|| arch::iter_guess(values.clone(), len, k, true))
+            .filter(|found| found.seen == len && found.rankable);
+        let (count, guess) = match checked {
+            Some(found) => (len, found.guess),
+            None => {
+                let count = super::check_iter(*next, values.clone())?;
+                let found = arch::iter_guess(values.clone().take(count), count, k, false);
+                (count, found.guess)
+            }
+        };
+        let values = values.take(count);
+        let Some(floor) = guess else {
+            return arch::scan_iter(heap, next, values, Band::ALL, false).map(drop);
+        };
+        let start = *next;
+        arch::scan_iter(heap, next, values.clone(), Band::above(floor), false)?;
+        if !scan::holds_k_above(heap, floor) {
+            // The heap is not full of entries above the guess (fewer than k values were
+            // above it, and it holds them all): the values at or below it follow, in a
+            // run of their own.
+            arch::scan_iter(heap, &mut { start }, values, Band::not_above(floor), false)?;
+        }
+        Ok(())
     }
 }
 

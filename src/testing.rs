@@ -51,3 +51,20 @@ pub(crate) fn oracle<T: TotalRank>(x: &[T], k: usize) -> Result<Vec<Entry<T>>, E
 pub(crate) fn by_default<T: TotalRank>(v: &T, threshold: &T) -> bool {
     !v.is_rankable() || v.rank_cmp(threshold) == Ordering::Greater
 }
+
+/// The k best of a row of `f32` by [`oracle`], as (index, value bits): comparable bit for bit
+/// with [`bits`] of what a selector kept.
+#[cfg(feature = "fast")]
+pub(crate) fn oracle_bits(x: &[f32], k: usize) -> Vec<(u32, u32)> {
+    let kept = oracle(x, k).unwrap_or_default();
+    kept.iter().map(|e| (e.index, e.value.to_bits())).collect()
+}
+
+/// Sorted output of a selector (its indices and values) as (index, value bits).
+#[cfg(feature = "fast")]
+pub(crate) fn bits(idx: &[u32], val: &[f32]) -> Vec<(u32, u32)> {
+    idx.iter()
+        .zip(val)
+        .map(|(&i, v)| (i, v.to_bits()))
+        .collect()
+}

@@ -66,13 +66,14 @@ impl Avx2 {
         next: &mut u64,
         values: I,
         band: Band<S::Value>,
-    ) -> Result<(), Error>
+        give_up: bool,
+    ) -> Result<bool, Error>
     where
         S: Storage,
         I: Iterator<Item = S::Value>,
     {
         // SAFETY: `self` exists only if the CPU has AVX2.
-        unsafe { scan_iter_avx2(heap, next, values, band, self) }
+        unsafe { scan_iter_avx2(heap, next, values, band, give_up, self) }
     }
 
     /// The sample of an iterator compiled for AVX2.
@@ -193,8 +194,9 @@ unsafe fn scan_iter_avx2<S, I>(
     next: &mut u64,
     values: I,
     band: Band<S::Value>,
+    give_up: bool,
     avx2: Avx2,
-) -> Result<(), Error>
+) -> Result<bool, Error>
 where
     S: Storage,
     I: Iterator<Item = S::Value>,
@@ -203,7 +205,7 @@ where
     let scan_chunk = |heap: &mut S, at, chunk: &[S::Value], band| unsafe {
         scan_chunk_avx2(heap, at, chunk, band, avx2)
     };
-    scan::scan_iter(heap, next, values, band, scan_chunk)
+    scan::scan_iter(heap, next, values, band, give_up, scan_chunk)
 }
 
 /// [`scan::scan_chunk`] compiled for AVX2, called once per chunk of [`scan_iter_avx2`].
@@ -219,7 +221,7 @@ unsafe fn scan_chunk_avx2<S: Storage>(
     chunk: &[S::Value],
     band: Band<S::Value>,
     avx2: Avx2,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     scan::scan_chunk(heap, at, chunk, band, avx2)
 }
 

@@ -33,16 +33,17 @@ pub(crate) fn scan_iter<S, I>(
     next: &mut u64,
     values: I,
     band: scan::Band<S::Value>,
-) -> Result<(), Error>
+    give_up: bool,
+) -> Result<bool, Error>
 where
     S: Storage,
     I: Iterator<Item = S::Value>,
 {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
-        return avx2.scan_iter(heap, next, values, band);
+        return avx2.scan_iter(heap, next, values, band, give_up);
     }
-    scan::scan_iter(heap, next, values, band, portable_chunk)
+    scan::scan_iter(heap, next, values, band, give_up, portable_chunk)
 }
 
 /// [`scan::scan_chunk`] with the portable block test, called once per chunk of
@@ -53,7 +54,7 @@ fn portable_chunk<S: Storage>(
     at: u64,
     chunk: &[S::Value],
     band: scan::Band<S::Value>,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     scan::scan_chunk(heap, at, chunk, band, Portable)
 }
 

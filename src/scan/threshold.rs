@@ -530,7 +530,8 @@ mod tests {
         ignore = "rows of 20,011 values: the scan's own tests run under Miri"
     )]
     fn an_iterator_scanned_above_its_guess_keeps_the_oracle() {
-        use crate::{testing::oracle, SliceTopK};
+        use crate::testing::{bits, oracle_bits};
+        use crate::SliceTopK;
         let n = 20_011;
         for k in [65, 200, 1000] {
             let (s, _) = iter_sample(n, k).unwrap();
@@ -548,11 +549,7 @@ mod tests {
                 assert!(found.guess.is_some(), "{name}, k = {k}");
                 assert_eq!((found.seen, found.rankable), (n, true), "{name}, k = {k}");
                 let halved: Vec<f32> = x.iter().map(|&v| v * 0.5).collect();
-                let want: Vec<(u32, u32)> = oracle(&halved, k)
-                    .unwrap()
-                    .iter()
-                    .map(|e| (e.index, e.value.to_bits()))
-                    .collect();
+                let want = oracle_bits(&halved, k);
                 // Mapped, the iterator says its length (checked and sampled in one run);
                 // filtered, it does not (a run to check, then one to sample).
                 let mapped = x.iter().map(|&v| v * 0.5);
@@ -565,11 +562,7 @@ mod tests {
                         top.try_extend(mapped.clone().filter(|_| true)).unwrap();
                     }
                     let (idx, val) = top.into_sorted();
-                    let got: Vec<(u32, u32)> = idx
-                        .iter()
-                        .zip(val.iter())
-                        .map(|(&i, v)| (i, v.to_bits()))
-                        .collect();
+                    let got = bits(idx, val);
                     assert_eq!(got, want, "{name}, k = {k}, exact {exact}");
                 }
             }
