@@ -166,8 +166,9 @@ mod fast {
     /// the stack ([`Scratch`]) that goes back only on success; on an error a clone of the
     /// iterator is run to name it as [`check_values`](super::check_values) would (a too long
     /// stream first, then the first NaN). That pass has no floor but the root, and gives up
-    /// at the first chunk that spends its budget of replacements ([`scan::scan_iter`]): the
-    /// copy is dropped, and the iterator is fed as a larger heap's is ([`sampled`]).
+    /// at a chunk that spends its budget of replacements, neither the first nor the last
+    /// ([`scan::scan_iter`]): the copy is dropped, and the iterator is fed as a larger heap's
+    /// is ([`sampled`]).
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
@@ -293,39 +294,43 @@ where
 /// [`MAX_STREAM_LEN`], else [`Error::NotRankable`] for the first NaN.
 ///
 /// An iterator whose length is bounded within the stream's end (`size_hint`, as a slice's
-/// iterator, mapped or not) is read with one branch-free fold; another is read value by value
-/// and stops at the first value past the end, so that an endless one ends.
+/// iterator, mapped or not) is read with one branch-free fold, up to one value past the bound;
+/// another, or one that yields more than its bound, is read value by value and stops at the
+/// first value past the end, so that an endless one ends.
 fn check_iter<T, I>(next: u64, mut values: I) -> Result<usize, Error>
 where
     T: TotalRank,
     I: Iterator<Item = T> + Clone,
 {
     let room = MAX_STREAM_LEN.saturating_sub(next);
-    let bounded = values
+    // Folded to one value past the bound, so that an iterator that lies about it still ends.
+    let folded = values
         .size_hint()
         .1
-        .is_some_and(|most| (most as u64) <= room);
-    let (count, clean) = if bounded {
-        values
-            .clone()
-            .fold((0_u64, true), |(n, ok), v| (n + 1, ok & v.is_rankable()))
-    } else {
-        let mut count: u64 = 0;
-        let mut clean = true;
-        for value in values.clone() {
-            if count == room {
-                // One value past the end: the stream would have at least this length.
-                return Err(past_the_end());
+        .filter(|&most| most as u64 <= room)
+        .and_then(|most| {
+            let (count, clean) = values
+                .clone()
+                .take(most.saturating_add(1))
+                .fold((0_u64, true), |(n, ok), v| (n + 1, ok & v.is_rankable()));
+            (count <= most as u64).then_some((count, clean))
+        });
+    let (count, clean) = match folded {
+        Some(folded) => folded,
+        None => {
+            let mut count: u64 = 0;
+            let mut clean = true;
+            for value in values.clone() {
+                if count == room {
+                    // One value past the end: the stream would have at least this length.
+                    return Err(past_the_end());
+                }
+                clean &= value.is_rankable();
+                count += 1;
             }
-            clean &= value.is_rankable();
-            count += 1;
+            (count, clean)
         }
-        (count, clean)
     };
-    if count > room {
-        // More values than the iterator's `size_hint` allowed: past the end all the same.
-        return Err(past_the_end());
-    }
     if !clean {
         let first = values.position(|v| !v.is_rankable()).unwrap_or(0);
         return Err(not_rankable(next + first as u64));

@@ -172,22 +172,23 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// Offers the values of an iterator at the next stream positions, all or nothing, as
     /// [`extend_from_slice`](Self::extend_from_slice) does for a slice: for a row transformed
     /// on the fly (a temperature, a logit bias, 16-bit floats widened), with no copy of the row
-    /// and within about twice the time of `extend_from_slice` (docs/BENCHMARKS.md), where a
-    /// [`push`](Self::push) per value is several times slower.
+    /// and within about 1.5 to 2 times the time of `extend_from_slice` on logits
+    /// (docs/BENCHMARKS.md), where a [`push`](Self::push) per value is several times slower.
     ///
     /// All or nothing, with no allocation, needs to know that every value is rankable before
     /// the first is kept, and there is not always room to keep a copy of the heap (a
     /// [`SliceTopK`]'s can be any size), never one of the values. So the iterator must be
     /// [`Clone`] and may be run more than once, each run by chunks buffered on the stack.
     /// With k at most 64 the heap is copied to the stack and the iterator runs once (a clone
-    /// runs again only to name an error); a row rising to its end then costs what a `push` per
-    /// value costs, O(n log k), as nothing can be known of the values still to come. With a
-    /// larger k, a first run checks the values (counts them and finds the first NaN) and takes
-    /// a sample spread over them (one value in 32 at most) for a floor that about k of them
-    /// are above (one run when the iterator says its length, as a slice's does, mapped or not;
-    /// else a run to check and one to sample); the values above the floor are fed; and only if
-    /// fewer than k were, a last run feeds those at or below it. Each value is fed once,
-    /// whatever the order of the row.
+    /// runs again only to name an error), with the heap's root as the only threshold, unless
+    /// a chunk after the first replaces the root more than k/2 + 128 times (a row whose order
+    /// defeats it, as a rising one): the copy is then dropped and the iterator fed as with a
+    /// larger k. With a larger k, a first run checks the values (counts them and finds the
+    /// first NaN) and takes a sample spread over them (one value in 32 at most) for a floor
+    /// that about k of them are above (one run when the iterator says its length, as a slice's
+    /// does, mapped or not; else a run to check and one to sample); the values above the floor
+    /// are fed; and only if fewer than k were, a last run feeds those at or below it. Each
+    /// value is fed once, whatever the order of the row.
     ///
     /// An iterator over a slice with a `map` whose closure is `Clone` (captures copied values,
     /// as a temperature) is `Clone` and cheap to run again. It must yield the same values each

@@ -89,8 +89,7 @@ pub(crate) mod tally {
 }
 
 /// The longest slice that a full heap scans with its root as the only threshold, with no
-/// sample first: a chunk of a stream fed piece by piece ([`scan_iter`] feeds chunks of
-/// [`ITER_CHUNK`]).
+/// sample first: a chunk of a stream fed piece by piece by `extend_from_slice`.
 const FULL_HEAP_SHORT: usize = 1024;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
@@ -385,11 +384,16 @@ const ITER_CHUNK: usize = 1024;
 /// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
 /// the values before it.
 ///
-/// With `give_up`, it also stops after the first chunk that spends its budget (the root was
-/// replaced more than k/2 + [`SPARE`] times), and returns `true`: a row whose order defeats
-/// the root as a threshold (a rising one), which a caller with a copy of the heap feeds
-/// otherwise. On a row in random order the chunks after the first replace the root about
-/// k·ln((c + 1)/c) times, c the chunks before: never near the budget.
+/// With `give_up`, it also stops after a chunk that spends its budget (the root was replaced
+/// more than k/2 + [`SPARE`] times), and returns `true`: a row whose order defeats the root
+/// as a threshold (a rising one), which a caller with a copy of the heap feeds otherwise. Not
+/// at the first chunk, which may replace the root as a heap being filled does (a heap full
+/// of lower values than the row's), nor at the last, when the heap holds the answer already
+/// (a short chunk, or the one that ends a length the iterator says is exact: no value is
+/// read ahead to know it, as a read after the copy kept the copy of a mapped iterator from
+/// the full width).
+/// On a row in random order a later chunk, after c others, replaces the root about
+/// k·ln((c + 1)/c) times: never near the budget.
 ///
 /// The loop holds only the copy into the buffer, so that the iterator stays in registers and
 /// the copy (and a `map` the iterator applies) vectorizes at the full width of the vector unit:
@@ -408,21 +412,29 @@ where
     S: Storage,
     I: Iterator<Item = S::Value>,
 {
+    // Where a length the iterator says is exact ends: there the last chunk is known as such
+    // even when it is full. Only a hint: it decides whether to give up, not the answer.
+    let end = match values.size_hint() {
+        (low, Some(high)) if low == high => Some(next.saturating_add(low as u64)),
+        _ => None,
+    };
     let Some(mut chunks) = Chunks::new(&mut values) else {
         return Ok(false);
     };
+    let mut first = true;
     let scanned = loop {
-        let Some(values) = chunks.next_chunk(&mut values) else {
+        let Some(chunk) = chunks.next_chunk(&mut values) else {
             break Ok(false);
         };
-        let spent = match scan_chunk(heap, *next, values, band) {
+        let spent = match scan_chunk(heap, *next, chunk, band) {
             Ok(spent) => spent,
             Err(error) => break Err(error),
         };
-        *next += values.len() as u64;
-        if give_up && spent {
+        *next += chunk.len() as u64;
+        if give_up && spent && !first && !chunks.done && end != Some(*next) {
             break Ok(true);
         }
+        first = false;
     };
     settle(heap);
     scanned
@@ -476,7 +488,8 @@ impl<T: Copy> Chunks<T> {
     }
 
     /// The next chunk of `values` (the iterator the buffer was made for): [`ITER_CHUNK`]
-    /// values, fewer in the last one; `None` after it.
+    /// values, fewer in the last one; `None` after it. An iterator that has ended is not run
+    /// again.
     #[inline(always)]
     pub(crate) fn next_chunk(&mut self, values: &mut impl Iterator<Item = T>) -> Option<&[T]> {
         if self.done {

@@ -166,7 +166,10 @@ pub(crate) fn iter_guess<T: TotalRank>(
         found.seen += chunk.len();
         if check {
             found.rankable &= chunk.iter().fold(true, |all, v| all & v.is_rankable());
-        } else if stretch == s {
+        }
+        // Without `check`, the run ends at the last sampled value; with it, at the end, or
+        // past `count` (an iterator longer than it said: the caller checks it otherwise).
+        if (!check && stretch == s) || found.seen > count {
             break;
         }
     }

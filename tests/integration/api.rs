@@ -214,6 +214,85 @@ fn an_iterator_longer_than_its_size_hint_is_too_long_all_the_same() {
     }
 }
 
+/// An endless iterator whose `size_hint` says it holds 5 values, 5,000 (enough to be sampled
+/// in its checking run) or `usize::MAX`, with 10,000 positions left: too long, and nothing kept,
+/// however many times it is run (its bound is not trusted to end a run), for k within the
+/// stack copy and beyond it.
+#[test]
+fn an_endless_iterator_that_says_it_ends_is_too_long() {
+    #[derive(Clone)]
+    struct Liar(f32, usize);
+    impl Iterator for Liar {
+        type Item = f32;
+        fn next(&mut self) -> Option<f32> {
+            self.0 += 1.0;
+            Some(self.0)
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.1, Some(self.1))
+        }
+    }
+    let left = if cfg!(miri) { 1_500 } else { 10_000 };
+    let base = (u64::from(u32::MAX) + 1 - left) as u32;
+    for (k, says) in [
+        (8_usize, 5),
+        (100, 5),
+        (8, 5_000),
+        (100, 5_000),
+        (8, usize::MAX),
+    ] {
+        let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
+        let mut top = SliceTopK::with_offset(&mut idx, &mut val, base).unwrap();
+        let got = top.try_extend(Liar(0.0, says));
+        assert!(
+            matches!(got, Err(Error::TooLong { .. })),
+            "k = {k}, says {says}: {got:?}"
+        );
+        assert_eq!((top.len(), top.stream_len()), (0, u64::from(base)));
+        assert!(idx.iter().all(|&i| i == IDX_SENTINEL));
+    }
+}
+
+/// How many times `try_extend` runs a mapped row (values pulled, over its length), into a
+/// `TopK<f32, 50>` that already holds `before`.
+fn runs_of_try_extend(before: &[f32], row: &[f32]) -> f64 {
+    use core::cell::Cell;
+    let pulled = Cell::new(0_usize);
+    let mut top = TopK::<f32, 50>::new();
+    top.extend_from_slice(before).unwrap();
+    let counted = row.iter().map(|&v| {
+        pulled.set(pulled.get() + 1);
+        v
+    });
+    top.try_extend(counted).unwrap();
+    let mut all = before.to_vec();
+    all.extend_from_slice(row);
+    assert_eq!(bits(&top.sorted()), bits(&oracle(&all, 50).unwrap()));
+    pulled.get() as f64 / row.len() as f64
+}
+
+/// A small heap's one pass gives up only where a chunk that spends its budget has another
+/// after it, and never at the call's first chunk: a rising piece that ends there is fed in
+/// one run, and so is a row of logits fed into a heap already full of lower values (whose
+/// first chunk replaces the root as a heap being filled does). A long rising row gives up
+/// after its second chunk: it is run about three times (the one pass's two chunks, a run
+/// to check and sample, one to feed).
+#[test]
+#[cfg_attr(miri, ignore = "rows of logits long enough for many chunks")]
+fn a_small_heap_runs_its_iterator_once_unless_a_later_chunk_defeats_it() {
+    let low = vec![-10.0_f32; 100];
+    for len in [300, 1_024, 2_048] {
+        let rising: Vec<f32> = (0..len).map(|i| i as f32).collect();
+        assert_eq!(runs_of_try_extend(&low, &rising), 1.0, "rising, {len}");
+    }
+    let logits = normal_logits(151_936, 11);
+    assert_eq!(runs_of_try_extend(&low[..50], &logits), 1.0, "logits");
+    assert_eq!(runs_of_try_extend(&[], &logits), 1.0, "logits, empty heap");
+    let rising: Vec<f32> = (0..100_000).map(|i| i as f32).collect();
+    let runs = runs_of_try_extend(&[], &rising);
+    assert!((2.0..3.1).contains(&runs), "rising: {runs} runs");
+}
+
 /// A value type of the user's whose `rank_cmp` panics on a value with no place in the order,
 /// as `partial_cmp().unwrap()` does: the contract calls it on rankable values only, so a NaN
 /// anywhere in a long iterator (where it is checked and sampled in one run) is the error,
