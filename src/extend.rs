@@ -134,7 +134,8 @@ mod fast {
     /// at most the copy and one sample heap.
     #[inline(never)]
     fn outlined<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
-        arch::scan(heap, start, values)
+        // Whether a pass spent its budget matters to an iterator's chunks only.
+        arch::scan(heap, start, values).map(drop)
     }
 
     /// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity:

@@ -53,7 +53,7 @@ impl Avx2 {
         heap: &mut S,
         start: u64,
         values: &[S::Value],
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         // SAFETY: `self` exists only if the CPU has AVX2.
         unsafe { scan_avx2(heap, start, values, self) }
     }
@@ -234,7 +234,7 @@ unsafe fn scan_avx2<S: Storage>(
     start: u64,
     values: &[S::Value],
     avx2: Avx2,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     scan::scan(heap, start, values, avx2)
 }
 

@@ -18,7 +18,11 @@ use crate::{scan, Error, TotalRank};
 
 /// [`scan::scan`], through the fastest copy this CPU can run.
 #[inline]
-pub(crate) fn scan<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
+pub(crate) fn scan<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+) -> Result<bool, Error> {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
         return avx2.scan(heap, start, values);
@@ -80,7 +84,7 @@ pub(crate) fn portable<S: Storage>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     scan::scan(heap, start, values, Portable)
 }
 

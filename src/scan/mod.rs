@@ -110,8 +110,9 @@ impl<T: TotalRank> Band<T> {
 }
 
 /// Offers `values` as the stream positions `start..`, with a threshold from a sample when the
-/// slice is long enough for one ([`threshold::guess`]). Returns the first NaN as an error,
-/// with the heap then holding some of the values before it. `start + values.len()` must be at
+/// slice is long enough for one ([`threshold::guess`]), and says whether a pass spent its
+/// budget ([`take_band`]). Returns the first NaN as an error, with the heap then holding some
+/// of the values before it. `start + values.len()` must be at
 /// most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
 ///
 /// `arch::scan` compiles it a second time for a wider vector unit when the CPU has one,
@@ -123,22 +124,22 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     start: u64,
     values: &[S::Value],
     test: B,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let k = heap.capacity();
     if k == 0 {
         // Nothing is kept, but a NaN is still an error.
         return match first_unrankable(values) {
             Some(pos) => Err(not_rankable(start + pos as u64)),
-            None => Ok(()),
+            None => Ok(false),
         };
     }
     if heap.len() == k && values.len() <= FULL_HEAP_SHORT {
         // The root of a full heap is the threshold the sample would look for; on a short slice
         // the sample costs more than it saves. The budget still bounds the cost.
-        return take_band::<_, _, true>(heap, start, values, Band::ALL, test).map(drop);
+        return take_band::<_, _, true>(heap, start, values, Band::ALL, test);
     }
     let Some(guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
-        return sweep::<_, _, true>(heap, start, values, Band::ALL, None, test).map(drop);
+        return sweep::<_, _, true>(heap, start, values, Band::ALL, None, test).map(|_| false);
     };
     // The first pass's floor: the guess, or where counting pays, one counted to have at least
     // k values above it where there is one; and once counted, the floor of the values at or
@@ -159,7 +160,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         floor: Some(floor),
         ceiling: None,
     };
-    take_band::<_, _, true>(heap, start, values, above, test)?;
+    let mut spent = take_band::<_, _, true>(heap, start, values, above, test)?;
     if !holds_k_above(heap, floor) {
         // Fewer than k values are above the floor, and the heap holds them all: the values at
         // or below it follow, above a lower floor counted to have at least k values above it
@@ -168,9 +169,9 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
             floor: below.unwrap_or_else(|| threshold::lower(floor, k, values, test)),
             ceiling: Some(floor),
         };
-        take_band::<_, _, true>(heap, start, values, rest, test)?;
+        spent |= take_band::<_, _, true>(heap, start, values, rest, test)?;
     }
-    Ok(())
+    Ok(spent)
 }
 
 /// Whether the heap is full of values above `floor`: then no value at or below it can enter.
@@ -421,29 +422,28 @@ where
     let Some(mut chunks) = Chunks::new(&mut values) else {
         return Ok(false);
     };
-    let mut first = true;
+    let start = *next;
     let scanned = loop {
         let Some(chunk) = chunks.next_chunk(&mut values) else {
             break Ok(false);
         };
-        let spent = match scan_chunk(heap, *next, chunk, band) {
+        let at = *next;
+        let spent = match scan_chunk(heap, at, chunk, band) {
             Ok(spent) => spent,
             Err(error) => break Err(error),
         };
         *next += chunk.len() as u64;
-        if give_up && spent && !first && !chunks.done && end != Some(*next) {
+        if give_up && spent && at != start && !chunks.done && end != Some(*next) {
             break Ok(true);
         }
-        first = false;
     };
     settle(heap);
     scanned
 }
 
-/// One chunk of [`scan_iter`] (stream positions `at..`), and whether it spent its budget: the
-/// values of `band`, by [`take_band`] once the heap is full or the band narrower than every
-/// value (leaving a heap that is not full in no order: [`scan_iter`] builds it once, after its
-/// last chunk), else by [`scan`], which samples the chunk for a floor while the heap fills.
+/// One chunk of [`scan_iter`] (stream positions `at..`), and whether a pass spent its budget:
+/// every value by [`scan`], those of a narrower band by [`take_band`] (which leaves a heap
+/// that is not full in no order: [`scan_iter`] builds it once, after its last chunk).
 #[inline(always)]
 pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     heap: &mut S,
@@ -453,13 +453,13 @@ pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     test: B,
 ) -> Result<bool, Error> {
     check_len(at, chunk.len())?;
-    let every = band.floor.is_none() && band.ceiling.is_none();
-    match (every, heap.capacity()) {
+    if band.floor.is_none() && band.ceiling.is_none() {
+        scan(heap, at, chunk, test)
+    } else if heap.capacity() > 0 {
+        take_band::<_, _, false>(heap, at, chunk, band, test)
+    } else {
         // Nothing is kept, and the values of a band were checked.
-        (false, 0) => Ok(false),
-        // A heap that keeps nothing (a NaN is still an error), or one that is filling.
-        (true, k) if k == 0 || heap.len() < k => scan(heap, at, chunk, test).map(|()| false),
-        _ => take_band::<_, _, false>(heap, at, chunk, band, test),
+        Ok(false)
     }
 }
 
@@ -523,8 +523,8 @@ mod tests {
     use crate::testing::data;
 
     /// `try_extend` with a heap small enough for the one pass (a copy of the heap, fed chunk
-    /// by chunk with the root as the only threshold) gives up on the first chunk of a full
-    /// heap that spends its budget, and is fed by the sampled path of larger heaps: on every
+    /// by chunk with the root as the only threshold) gives up at a chunk, neither the first
+    /// nor the last, that spends its budget, and is fed by the sampled path of larger heaps: on every
     /// shape, copied (its length known) or filtered, the answer is the oracle's, and the root
     /// replacements stay within those of a few chunks that spend their budget, where the
     /// order of a rising row once spent the budget of every chunk.
