@@ -89,8 +89,9 @@ pub(crate) mod tally {
 }
 
 /// The longest slice that a full heap scans with its root as the only threshold, with no
-/// sample first: a chunk of a stream fed piece by piece by `extend_from_slice`.
-const FULL_HEAP_SHORT: usize = 1024;
+/// sample first: a chunk of a stream fed piece by piece by `extend_from_slice`, or of an
+/// iterator ([`ITER_CHUNK`]).
+const FULL_HEAP_SHORT: usize = ITER_CHUNK;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
@@ -376,8 +377,12 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 
 /// Values [`scan_iter`] buffers on the stack at a time before it scans them as one slice: long
 /// enough that the scan reads them by blocks and pays its set-up seldom, short enough for a
-/// small stack (4 KB for `f32`).
-const ITER_CHUNK: usize = 1024;
+/// small stack (4 KB for `f32`). One more than a power of two: the loop that copies a chunk
+/// has two exits (the buffer's end and the iterator's), and the compiler leaves the values of
+/// its last vector step (32 with AVX2: four vectors of eight) to a scalar loop. With 1,024 that
+/// loop copied 32 values a chunk, a tenth of `try_extend`'s time on a row of logits; with
+/// 1,025 it copies one.
+const ITER_CHUNK: usize = 1025;
 
 /// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
 /// chunks of [`ITER_CHUNK`] buffered on the stack, each scanned as a slice by `scan_chunk`

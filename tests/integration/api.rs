@@ -14,12 +14,14 @@ use tinytopk::{Entry, Error, SliceTopK, TopK};
 const IDX_SENTINEL: u32 = 0xDEAD_BEEF;
 const VAL_SENTINEL: f32 = 12345.0;
 
-/// Rows longer than a chunk of `try_extend` (1024 values) and than its stack copy's bound.
+/// Rows longer than a chunk of `try_extend` (1025 values) and than its stack copy's bound.
 fn long_rows(rng: &mut Rng) -> Vec<Vec<f32>> {
     let lens: &[usize] = if cfg!(miri) {
         &[0, 1, 70, 300]
     } else {
-        &[0, 1, 63, 64, 65, 1023, 1024, 1025, 2048, 3000, 5000]
+        &[
+            0, 1, 63, 64, 65, 1023, 1024, 1025, 1026, 2048, 2050, 2051, 3000, 5000,
+        ]
     };
     let mut rows = Vec::new();
     for &n in lens {
@@ -108,7 +110,9 @@ fn rejected_try_extend_writes_nothing(x: &[f32]) {
     let places: &[usize] = if cfg!(miri) {
         &[0, n - 1]
     } else {
-        &[0, 1, 63, 1023, 1024, 1025, 1500, 2047, 2048, 2999]
+        &[
+            0, 1, 63, 1023, 1024, 1025, 1026, 1500, 2047, 2048, 2050, 2051, 2999,
+        ]
     };
     for &at in places {
         for nan in NAN_BITS.map(f32::from_bits) {
@@ -283,7 +287,7 @@ fn a_small_heap_runs_its_iterator_once_unless_a_later_chunk_defeats_it() {
     // Without `fast`, every iterator is run twice: to check it, then to feed it.
     let once = if cfg!(feature = "fast") { 1.0 } else { 2.0 };
     let low = vec![-10.0_f32; 100];
-    for len in [300, 1_024, 2_048] {
+    for len in [300, 1_024, 1_025, 2_048, 2_050] {
         let rising: Vec<f32> = (0..len).map(|i| i as f32).collect();
         assert_eq!(runs_of_try_extend(&low, &rising), once, "rising, {len}");
     }
