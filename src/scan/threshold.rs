@@ -145,27 +145,37 @@ pub(crate) fn iter_guess<T: TotalRank>(
     let Some(mut chunks) = super::Chunks::new(&mut values) else {
         return found;
     };
+    // The root of the sample's heap once it is full: a sampled value that cannot beat it is
+    // passed over on one comparison.
+    let mut root = None;
     while let Some(chunk) = chunks.next_chunk(&mut values) {
         while let Some(&value) = iter_place(stretch, stride)
             .checked_sub(found.seen)
             .and_then(|at| chunk.get(at))
             .filter(|_| stretch < s)
         {
+            let index = stretch as u32;
+            stretch += 1;
+            // A NaN may enter above any root, so that it is seen here.
+            if root.is_some_and(|root: T| !value.may_enter_above(&root)) {
+                continue;
+            }
             // A value is compared only once it is known to be rankable (a `rank_cmp` of
             // another type may rely on it): a NaN is left out of the sample, and the run
             // says so.
             if value.is_rankable() {
-                let index = stretch as u32;
                 offer(&mut best, Entry { value, index });
+                root = peek_worst(&best)
+                    .filter(|_| best.len() == r)
+                    .map(|root| root.value);
             } else {
                 found.rankable = false;
             }
-            stretch += 1;
         }
         // Every chunk but the last is full: a place not in it is in a later one.
         found.seen += chunk.len();
         if check {
-            found.rankable &= chunk.iter().fold(true, |all, v| all & v.is_rankable());
+            found.rankable &= all_rankable(chunk);
         }
         // Without `check`, the run ends at the last sampled value; with it, at the end, or
         // past `count` (an iterator longer than it said: the caller checks it otherwise).
@@ -177,6 +187,16 @@ pub(crate) fn iter_guess<T: TotalRank>(
         found.guess = peek_worst(&best).map(|worst| worst.value);
     }
     found
+}
+
+/// Whether every value of `values` is rankable: one branch-free fold into a 32-bit word,
+/// which stays in the comparison's own vector lanes (a fold into a `bool` narrowed them).
+#[inline(always)]
+fn all_rankable<T: TotalRank>(values: &[T]) -> bool {
+    values
+        .iter()
+        .fold(0_u32, |any, v| any | u32::from(!v.is_rankable()))
+        == 0
 }
 
 /// The size `s` of [`iter_guess`]'s sample of `count` values for a heap of `k`, and the rank
