@@ -125,7 +125,7 @@ pub fn anti_sample(n: usize, k: usize, high: bool) -> Vec<f32> {
         for run in 0..runs {
             let hash = (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
             let room = (stride - RUN) as u64 + 1;
-            let at = ((run * stride + (hash % room) as usize) / RUN * RUN).min(n - RUN);
+            let at = ((run * stride + ((hash * room) >> 32) as usize) / RUN * RUN).min(n - RUN);
             for (i, v) in (at..).zip(&mut x[at..at + RUN]) {
                 *v = if high {
                     (n + i) as f32

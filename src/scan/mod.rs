@@ -601,14 +601,23 @@ mod tests {
                     "{replaced} replaced {}",
                     at("worst")
                 );
-                let usual = !matches!(name, "descending" | "equal") && !name.starts_with("anti");
+                // Fewer than k values above the guess: its places hold the row's best (a
+                // run of the sample on the peak of a peaked row, or a row built so).
+                let guess =
+                    threshold::guess(0, &x, k, threshold::Phase::Start, crate::block::Portable);
+                let too_high = guess.unwrap().is_some_and(|guess| {
+                    x.iter().filter(|v| v.may_enter_above(&guess)).count() < k
+                });
+                let usual = !too_high
+                    && !matches!(name, "descending" | "equal")
+                    && !name.starts_with("anti");
                 if usual && !threshold::counting_pays(k, n) {
                     // One read, the sample's sixteenth, and what a budget spent in the last
                     // blocks reads again.
                     assert!(reads <= n + n / 8, "{reads} read {}", at("usual"));
                     assert!(replaced <= budget, "{replaced} replaced {}", at("usual"));
                 }
-                if matches!(name, "anti_sample_high" | "descending" | "equal") {
+                if too_high || matches!(name, "anti_sample_high" | "descending" | "equal") {
                     assert!(replaced <= budget, "{replaced} replaced {}", at("too high"));
                 }
             }

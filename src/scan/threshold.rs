@@ -233,7 +233,9 @@ fn run_start(run: usize, stride: usize, phase: Phase) -> usize {
     // Fibonacci hashing: the high bits of a product with 2^64/φ.
     let hash = ((run as u64) ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
     let room = stride.saturating_sub(RUN) as u64 + 1;
-    (run * stride + (hash % room) as usize) / RUN * RUN
+    // Into `0..room` by a multiply and a shift, not a division (as in [`iter_place`]): `hash`
+    // is below 2^32, and so is `room`.
+    (run * stride + ((hash * room) >> 32) as usize) / RUN * RUN
 }
 
 /// One run in this many is a pilot of the sample, visited first in a scrambled order, so that
