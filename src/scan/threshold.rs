@@ -72,16 +72,8 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     #[cfg(test)]
     super::tally::read(runs * RUN);
     let mut best = Limited::<T, MAX_RANK>::new(rank);
-    let mut sample = |run: usize| {
-        let at = run_start(run, stride, phase).min(n - RUN);
-        // In the slice, which holds at least `runs · RUN` values.
-        let run = values.get(at..at + RUN).unwrap_or_default();
-        take_run(&mut best, run, at, test).map_err(|_| {
-            // The error names the slice's first NaN, wherever the sample met one.
-            let first = first_unrankable(values).unwrap_or(at);
-            not_rankable(start + first as u64)
-        })
-    };
+    let place = |run: usize| run_start(run, stride, phase).min(n - RUN);
+    let nan = |first: usize| not_rankable(start + first as u64);
     // The pilot: every PILOT-th run, in a scrambled order.
     let pilots = runs.div_ceil(PILOT);
     let step = scramble_step(pilots);
@@ -91,11 +83,11 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
         if pilot >= pilots {
             pilot -= pilots;
         }
-        sample(pilot * PILOT)?;
+        take_run(&mut best, values, place(pilot * PILOT), test).map_err(nan)?;
     }
     // The other runs, in order.
     for run in (0..runs).filter(|run| run % PILOT != 0) {
-        sample(run)?;
+        take_run(&mut best, values, place(run), test).map_err(nan)?;
     }
     Ok(peek_worst(&best).map(|worst| worst.value))
 }
@@ -243,10 +235,26 @@ fn run_start(run: usize, stride: usize, phase: Phase) -> usize {
 /// reach it.
 const PILOT: usize = 8;
 
-/// Offers the values of `run` (slice positions `at..`) to the sample's heap; a run whose values
-/// cannot beat the root of the full heap costs one block test. Stops at a NaN.
+/// Offers the [`RUN`] values of `values` from `at` on to the sample's heap; a run whose values
+/// cannot beat the root of the full heap costs one block test. If the run holds a NaN, returns
+/// the position of the slice's first NaN. Inlined into the scan, whose copy for the vector
+/// unit it then shares (a closure was compiled apart, for the baseline, and called).
 #[inline(always)]
 fn take_run<T: TotalRank, B: BlockTest>(
+    best: &mut Limited<T, MAX_RANK>,
+    values: &[T],
+    at: usize,
+    test: B,
+) -> Result<(), usize> {
+    // In the slice, which holds at least `runs · RUN` values.
+    let run = values.get(at..at + RUN).unwrap_or_default();
+    // The error names the slice's first NaN, wherever the sample met one.
+    take_values(best, run, at, test).map_err(|_| first_unrankable(values).unwrap_or(at))
+}
+
+/// [`take_run`] of the values of `run` (slice positions `at..`). Stops at a NaN.
+#[inline(always)]
+fn take_values<T: TotalRank, B: BlockTest>(
     best: &mut Limited<T, MAX_RANK>,
     run: &[T],
     at: usize,
