@@ -59,11 +59,21 @@ pub(crate) fn first_unrankable_by_value<T: TotalRank>(values: &[T]) -> Option<us
 #[cfg(feature = "fast")]
 pub(crate) fn first_unrankable<T: TotalRank>(values: &[T]) -> Option<usize> {
     let mut blocks = values.chunks_exact(CHECK_BLOCK);
-    let clean = |block: &[T]| block.iter().fold(true, |ok, v| ok & v.is_rankable());
-    let dirty_block = blocks.position(|block| !clean(block));
+    let dirty_block = blocks.position(|block| !all_rankable(block));
     let start = dirty_block.map_or(values.len() - blocks.remainder().len(), |b| b * CHECK_BLOCK);
     let rest = values.get(start..).unwrap_or_default();
     rest.iter()
         .position(|v| !v.is_rankable())
         .map(|pos| start + pos)
+}
+
+/// Whether every value of `values` is rankable: one branch-free fold into a 32-bit word,
+/// which stays in the comparison's own vector lanes (a fold into a `bool` narrowed them).
+#[cfg(feature = "fast")]
+#[inline(always)]
+pub(crate) fn all_rankable<T: TotalRank>(values: &[T]) -> bool {
+    values
+        .iter()
+        .fold(0_u32, |any, v| any | u32::from(!v.is_rankable()))
+        == 0
 }

@@ -5,7 +5,7 @@
 
 use super::SPARE;
 use crate::block::{for_flagged, BlockTest};
-use crate::check::{first_unrankable, not_rankable};
+use crate::check::{all_rankable, first_unrankable, not_rankable};
 use crate::heap::storage::sealed::Sealed as _;
 use crate::heap::storage::Limited;
 use crate::heap::{offer, peek_worst, Storage};
@@ -181,16 +181,6 @@ pub(crate) fn iter_guess<T: TotalRank>(
     found
 }
 
-/// Whether every value of `values` is rankable: one branch-free fold into a 32-bit word,
-/// which stays in the comparison's own vector lanes (a fold into a `bool` narrowed them).
-#[inline(always)]
-fn all_rankable<T: TotalRank>(values: &[T]) -> bool {
-    values
-        .iter()
-        .fold(0_u32, |any, v| any | u32::from(!v.is_rankable()))
-        == 0
-}
-
 /// The size `s` of [`iter_guess`]'s sample of `count` values for a heap of `k`, and the rank
 /// `r` of its guess there, or `None` if the values are too few for the sample to tell.
 pub(crate) fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
@@ -236,9 +226,10 @@ fn run_start(run: usize, stride: usize, phase: Phase) -> usize {
 const PILOT: usize = 8;
 
 /// Offers the [`RUN`] values of `values` from `at` on to the sample's heap; a run whose values
-/// cannot beat the root of the full heap costs one block test. If the run holds a NaN, returns
-/// the position of the slice's first NaN. Inlined into the scan, whose copy for the vector
-/// unit it then shares (a closure was compiled apart, for the baseline, and called).
+/// cannot beat the root of the full heap costs one block test. If the run holds a NaN, stops
+/// there and returns the position of the slice's first NaN. Inlined into the scan, whose copy
+/// for the vector unit it then shares (a closure was compiled apart, for the baseline, and
+/// called).
 #[inline(always)]
 fn take_run<T: TotalRank, B: BlockTest>(
     best: &mut Limited<T, MAX_RANK>,
@@ -248,37 +239,27 @@ fn take_run<T: TotalRank, B: BlockTest>(
 ) -> Result<(), usize> {
     // In the slice, which holds at least `runs · RUN` values.
     let run = values.get(at..at + RUN).unwrap_or_default();
-    // The error names the slice's first NaN, wherever the sample met one.
-    take_values(best, run, at, test).map_err(|_| first_unrankable(values).unwrap_or(at))
-}
-
-/// [`take_run`] of the values of `run` (slice positions `at..`). Stops at a NaN.
-#[inline(always)]
-fn take_values<T: TotalRank, B: BlockTest>(
-    best: &mut Limited<T, MAX_RANK>,
-    run: &[T],
-    at: usize,
-    test: B,
-) -> Result<(), Error> {
-    if best.len() < best.capacity() {
-        return run.iter().zip(at..).try_for_each(|(&value, index)| {
+    let taken = if best.len() < best.capacity() {
+        run.iter().zip(at..).try_for_each(|(&value, index)| {
             if !value.is_rankable() {
-                return Err(not_rankable(index as u64));
+                return Err(());
             }
             // A position in the slice, which is at most `MAX_STREAM_LEN` long.
             let index = index as u32;
             offer(best, Entry { value, index });
             Ok(())
-        });
-    }
-    // Full, and its capacity (the rank) is at least 2: the root is there.
-    let Some(Entry { value: root, .. }) = best.get(0) else {
-        return Ok(());
+        })
+    } else {
+        // Full, and its capacity (the rank) is at least 2: the root is there.
+        match best.get(0) {
+            Some(Entry { value: root, .. }) if test.flagged(run, &root) => {
+                for_flagged(run, root, at as u64, test, |entry| offer(best, entry)).map_err(drop)
+            }
+            _ => Ok(()),
+        }
     };
-    if test.flagged(run, &root) {
-        for_flagged(run, root, at as u64, test, |entry| offer(best, entry))?;
-    }
-    Ok(())
+    // The error names the slice's first NaN, wherever the sample met one.
+    taken.map_err(|()| first_unrankable(values).unwrap_or(at))
 }
 
 /// A step coprime to `runs` near `runs / φ` (the golden ratio's), so that `j·step mod runs`
