@@ -1,13 +1,17 @@
 //! [`extend`]: a slice of values, all or nothing.
 //!
 //! With the `fast` feature a slice that fills an empty heap exactly is kept whole, sorted
-//! worst first (`heap::keep_row`: a radix sort for `f32`). Otherwise the values are read by
-//! blocks once the heap is full ([`crate::scan`]); when the heap is small and the slice long,
-//! that is the only read of the slice: the scan works on a copy of the heap on the stack
-//! (`Scratch`), tests for NaN as it reads, and the copy goes back only on success. Otherwise the slice is checked for NaN first
-//! and then scanned; if the heap was empty, the entries it keeps are then sorted worst first
-//! from the slice where that is O(k) (`heap::sort_kept_worst_first`: many `f32` of a short
-//! row), which leaves a heap, and makes the final sort a reversal.
+//! worst first (`heap::keep_row`: a radix sort for `f32`). An empty heap whose k is large for
+//! the slice (where the scan's counting read pays, `scan::counting_pays`) first looks at the
+//! slice's order: a slice in order (rising, falling, all equal) keeps its first or its last
+//! k, worst first, for one read and no sort (`heap::keep_best_if_in_order`). Otherwise the
+//! values are read by blocks once the heap is full ([`crate::scan`]); when the heap is small
+//! and the slice long, that is the only read of the slice: the scan works on a copy of the
+//! heap on the stack (`Scratch`), tests for NaN as it reads, and the copy goes back only on
+//! success. Otherwise the slice is checked for NaN first and then scanned; if the heap was
+//! empty, the entries it keeps are then sorted worst first from the slice where that is O(k)
+//! (`heap::sort_kept_worst_first`: many `f32` of a short row), which leaves a heap, and makes
+//! the final sort a reversal.
 //!
 //! Without it the slice is checked for NaN first, and then each value is offered to the heap
 //! in turn (`offer_each`): n root comparisons and O(log k) for each value that enters, with
@@ -113,6 +117,14 @@ mod fast {
         } else if heap.len() == 0 && values.len() == heap.capacity() {
             // Every value is kept: a sort, worst first (a heap).
             crate::heap::keep_row(heap, start, values, true);
+            Ok(())
+        } else if heap.len() == 0
+            && scan::counting_pays(heap.capacity(), values.len())
+            && crate::heap::keep_best_if_in_order(heap, start, values)
+        {
+            // k large for the row, which is in order: its first or last k, worst first. The
+            // read that finds the order costs no more than a counting read of the scan, and
+            // spares the scan's replacements and the sort of many kept entries.
             Ok(())
         } else {
             // The values are rankable: the scan finds no NaN and cannot fail.

@@ -55,13 +55,61 @@ pub(crate) fn keep_row<S: Storage>(
             });
         }
         // In order already: appended in the order asked for, nothing left to sort.
+        run => append_best_of_run(heap, start, values, run, worst_first),
+    }
+}
+
+/// Appends to the empty `heap` the best `capacity()` entries (all if fewer) of `values`
+/// (stream positions `start..`, rankable, within the stream's end), worst first, which is a
+/// heap, when the row is in order ([`sort::row_run`]: no value ranks above the one before
+/// it, or each ranks above the one before it), and says whether it was: then its best are
+/// its first or its last values, and there is nothing to select or sort. Costs the read that
+/// finds the order, which ends at the first block that shows a rise and a value that does not
+/// rise (a block or two on a row in random order), and O(k) appends. A row in order is the
+/// worst case of the scan's sample and of the final sort at large k: a rising row sends every
+/// value past a heap's root, and its kept entries come out of the heap in no order.
+#[cfg(feature = "fast")]
+#[inline(never)]
+pub(crate) fn keep_best_if_in_order<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+) -> bool {
+    debug_assert_eq!(heap.len(), 0);
+    match sort::row_run(values) {
+        sort::Run::Neither => false,
         run => {
-            if matches!(run, sort::Run::WorstFirst) == worst_first {
-                entries.for_each(|entry| heap.append(entry));
-            } else {
-                entries.rev().for_each(|entry| heap.append(entry));
-            }
+            append_best_of_run(heap, start, values, run, true);
+            true
         }
+    }
+}
+
+/// Appends to the empty `heap` the best `capacity()` entries (all if fewer) of `values`
+/// (stream positions `start..`, within the stream's end), whose order is `run`, not
+/// [`sort::Run::Neither`]: its first ones if best first, its last ones if worst first, in the
+/// order asked for.
+#[cfg(feature = "fast")]
+fn append_best_of_run<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    run: sort::Run,
+    worst_first: bool,
+) {
+    let k = heap.capacity().min(values.len());
+    // Within the stream's end, which the caller checked: the casts are lossless.
+    let entries = values.iter().enumerate().map(|(at, &value)| Entry {
+        value,
+        index: (start + at as u64) as u32,
+    });
+    let best_first = matches!(run, sort::Run::BestFirst);
+    let mut append = |entry| heap.append(entry);
+    match (best_first, worst_first) {
+        (true, false) => entries.take(k).for_each(&mut append),
+        (true, true) => entries.take(k).rev().for_each(&mut append),
+        (false, true) => entries.skip(values.len() - k).for_each(&mut append),
+        (false, false) => entries.skip(values.len() - k).rev().for_each(&mut append),
     }
 }
 
@@ -316,6 +364,42 @@ mod tests {
                 0 => Ordering::Less,
                 1 => Ordering::Equal,
                 _ => Ordering::Greater,
+            }
+        }
+    }
+
+    /// A row in order keeps its best `capacity()` (its first or its last values) worst first,
+    /// with their stream positions; a row one pair out of order is left to the scan, and
+    /// nothing is appended.
+    #[test]
+    #[cfg(feature = "fast")]
+    fn a_row_in_order_keeps_its_first_or_last_values_worst_first() {
+        let rising: Vec<i32> = (-20..20).collect();
+        let falling: Vec<i32> = (0..40).map(|i| 9 - i / 3).collect();
+        let equal = std::vec![4; 40];
+        let mut rising_tie = rising.clone();
+        rising_tie[21] = rising_tie[20];
+        let mut falling_last_up = falling.clone();
+        falling_last_up[39] = 100;
+        let rows = [
+            (rising, true),
+            (falling, true),
+            (equal, true),
+            (rising_tie, false),
+            (falling_last_up, false),
+        ];
+        let start = 3;
+        for (x, in_order) in rows {
+            for k in [1, 5, 39, 40, 60] {
+                let mut heap = Limited::<i32, 64>::new(k);
+                assert_eq!(keep_best_if_in_order(&mut heap, start, &x), in_order);
+                let mut want = std::vec::Vec::new();
+                if in_order {
+                    want = crate::testing::oracle(&x, k.min(x.len())).unwrap();
+                    want.reverse();
+                    want.iter_mut().for_each(|e| e.index += start as u32);
+                }
+                assert_eq!(heap.entries(), want, "{x:?}, k = {k}");
             }
         }
     }

@@ -44,7 +44,7 @@
 
 mod threshold;
 
-pub(crate) use threshold::{iter_guess, iter_sample, IterGuess};
+pub(crate) use threshold::{counting_pays, iter_guess, iter_sample, IterGuess};
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
 use crate::check::{check_len, first_unrankable, not_rankable};

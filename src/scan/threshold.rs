@@ -442,7 +442,7 @@ fn values_per_sift(k: usize) -> usize {
 /// leaves for a heap of `k` (up to about k/2 more values than k above it, each sifted down
 /// the log2(k) levels when they come in rising order): then the guess is counted, and raised
 /// if it lets too many through, before the values are read for the heap.
-pub(super) fn counting_pays(k: usize, len: usize) -> bool {
+pub(crate) fn counting_pays(k: usize, len: usize) -> bool {
     len < (k / 2).saturating_mul(values_per_sift(k))
 }
 

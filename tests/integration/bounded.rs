@@ -135,3 +135,76 @@ fn a_nan_where_the_sample_looks_is_the_first_nan_and_nothing_is_written() {
         }
     }
 }
+
+/// Rows in order, as the scan tells them before it samples (best first: no value above the
+/// one before it, ties allowed; worst first: each above the one before it), and rows one pair
+/// short of it, which it must not take for ordered: every API and k, the oracle's answer bit
+/// for bit, for `f32` and as `Reverse` (`bottom_k_into`).
+#[test]
+fn rows_in_order_and_rows_one_pair_out_of_it_are_the_oracle() {
+    use common::{assert_every_api_is_the_oracle, bits, edge_row, zip_entries, Rng};
+    use tinytopk::bottom_k_into;
+
+    let mut rng = Rng(0x05EE_D0DD);
+    let n = if cfg!(miri) { 600 } else { 4096 };
+    // Tie-heavy edge values (±0, ±inf, subnormals, extremes) sorted best first: runs of
+    // equal values, which stay best first by ascending index.
+    let mut falling: Vec<f32> = edge_row(&mut rng, n);
+    falling.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    // Distinct values, rising: worst first.
+    let rising: Vec<f32> = (0..n).map(|i| i as f32 - 100.0).collect();
+    // One tie in a rising row: neither order (the later of two equal values ranks lower).
+    let mut rising_tie = rising.clone();
+    rising_tie[n / 2] = rising_tie[n / 2 - 1];
+    // A falling row whose last pair rises; a rising row with -0.0 then 0.0 (equal).
+    let mut falling_last_up = falling.clone();
+    falling_last_up[n - 1] = f32::INFINITY;
+    let signed_zeros: Vec<f32> = (0..n)
+        .map(|i| match i {
+            _ if i == n / 3 => -0.0,
+            _ if i == n / 3 + 1 => 0.0,
+            _ => (i as f32 - n as f32 / 3.0) * 0.5,
+        })
+        .collect();
+    let equal = vec![-0.0_f32; n];
+    let rows = [
+        ("falling", falling),
+        ("rising", rising),
+        ("rising with a tie", rising_tie),
+        ("falling, the last pair rising", falling_last_up),
+        ("rising through -0.0, 0.0", signed_zeros),
+        ("equal", equal),
+    ];
+    // Under Miri (slow): around the one-pass limit, the radix sort's least and the whole row.
+    let ks = if cfg!(miri) {
+        vec![65, 512, n]
+    } else {
+        vec![1, 64, 65, 100, 511, 512, 1000, n - 1, n]
+    };
+    for (name, x) in &rows {
+        for &k in &ks {
+            assert_every_api_is_the_oracle(x, k);
+            let reversed: Vec<Reverse<f32>> = x.iter().map(|&v| Reverse(v)).collect();
+            let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+            bottom_k_into(x, &mut idx, &mut val).unwrap();
+            let want: Vec<(u32, u64)> = oracle(&reversed, k)
+                .unwrap()
+                .iter()
+                .map(|e| (e.index, u64::from(e.value.0.to_bits())))
+                .collect();
+            assert_eq!(
+                bits(&zip_entries(&idx, &val)),
+                want,
+                "{name}: bottom, k = {k}"
+            );
+        }
+        // A selector with room for more than the row: all of it, best first.
+        let mut top = TopK::<f32, 5000>::new();
+        top.extend_from_slice(x).unwrap();
+        assert_eq!(
+            top.into_sorted().to_vec(),
+            oracle(x, n).unwrap(),
+            "{name}: K > n"
+        );
+    }
+}
