@@ -42,14 +42,9 @@ pub(crate) fn keep_row<S: Storage>(
     worst_first: bool,
 ) {
     debug_assert_eq!(heap.len(), 0);
-    // Within the stream's end, which the caller checked: the casts are lossless.
-    let entries = values.iter().enumerate().map(|(at, &value)| Entry {
-        value,
-        index: (start + at as u64) as u32,
-    });
     match sort::row_run(values) {
         sort::Run::Neither => {
-            entries.for_each(|entry| heap.append(entry));
+            entries(start, values).for_each(|entry| heap.append(entry));
             sort::ordered_from(heap, sort::Run::Neither, worst_first, |heap| {
                 radix::sort(heap, start, values)
             });
@@ -98,11 +93,7 @@ fn append_best_of_run<S: Storage>(
     worst_first: bool,
 ) {
     let k = heap.capacity().min(values.len());
-    // Within the stream's end, which the caller checked: the casts are lossless.
-    let entries = values.iter().enumerate().map(|(at, &value)| Entry {
-        value,
-        index: (start + at as u64) as u32,
-    });
+    let entries = entries(start, values);
     let best_first = matches!(run, sort::Run::BestFirst);
     let mut append = |entry| heap.append(entry);
     match (best_first, worst_first) {
@@ -111,6 +102,20 @@ fn append_best_of_run<S: Storage>(
         (false, true) => entries.skip(values.len() - k).for_each(&mut append),
         (false, false) => entries.skip(values.len() - k).rev().for_each(&mut append),
     }
+}
+
+/// The entries of `values` at stream positions `start..`, which the caller keeps within the
+/// stream's end.
+#[cfg(feature = "fast")]
+fn entries<T: Copy>(
+    start: u64,
+    values: &[T],
+) -> impl DoubleEndedIterator<Item = Entry<T>> + ExactSizeIterator + '_ {
+    // Within the stream's end: the casts are lossless.
+    values.iter().enumerate().map(move |(at, &value)| Entry {
+        value,
+        index: (start + at as u64) as u32,
+    })
 }
 
 /// Sorts the kept entries worst first, which leaves a heap, when every one of them is an entry
