@@ -5,7 +5,10 @@
 //! the slice (where the scan's counting read pays, `scan::counting_pays`) first looks at the
 //! slice's order: a slice in order (rising, falling, all equal) keeps its first or its last
 //! k, worst first, for one read and no sort (`heap::keep_best_if_in_order`). Otherwise the
-//! values are read by blocks once the heap is full ([`crate::scan`]); when the heap is small
+//! values are read by blocks once the heap is full ([`crate::scan`]); where the scan counts a
+//! floor (k large for the slice) and the heap is empty and keeps many `f32` of a short slice,
+//! the positions above the floor are pooled in the storage instead, and the best k cut from
+//! them and radix sorted, with no heap (`heap::keep_pooled`); when the heap is small
 //! and the slice long, that is the only read of the slice: the scan works on a copy of the
 //! heap on the stack (`Scratch`), tests for NaN as it reads, and the copy goes back only on
 //! success. Otherwise the slice is checked for NaN first and then scanned; if the heap was

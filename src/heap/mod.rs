@@ -20,6 +20,9 @@ pub(crate) use sort::{sort, sort_worst_first};
 
 pub use storage::Storage;
 
+#[cfg(feature = "fast")]
+pub(crate) use radix::Pool;
+
 use crate::Entry;
 #[cfg(any(test, feature = "fast"))]
 use crate::TotalRank;
@@ -80,6 +83,45 @@ pub(crate) fn keep_best_if_in_order<S: Storage>(
     }
 }
 
+/// Keeps in the empty `heap` the best `capacity()` entries of `values` (stream positions
+/// `start..`, rankable, within the stream's end), worst first, which is a heap, from the
+/// positions that `gather` puts in a pool in the row's order (those of the values above a
+/// floor that at least k are above), and says whether it did: where the pool serves
+/// ([`radix::pool_pays`]: many `f32` kept of a short row), and the positions gathered are
+/// at least k and fit it (at most 2·k). Then no value enters a heap: the best k of the pool
+/// are cut from it by their keys and radix sorted ([`radix::keep_pooled`]), O(c + k) for c
+/// positions gathered. Otherwise nothing is kept.
+#[cfg(feature = "fast")]
+#[inline(always)]
+pub(crate) fn keep_pooled<S: Storage>(
+    heap: &mut S,
+    start: u64,
+    values: &[S::Value],
+    gather: impl FnOnce(&mut Pool<'_>),
+) -> bool {
+    if heap.len() != 0 || !radix::pool_pays::<S::Value>(heap.capacity(), values.len()) {
+        return false;
+    }
+    // The pool's places are the storage's: k entries to lend them, which it overwrites.
+    entries(start, values)
+        .take(heap.capacity())
+        .for_each(|entry| heap.append(entry));
+    let kept = match heap.f32_lanes() {
+        Some(lanes) => {
+            let mut pool = Pool::new(lanes);
+            gather(&mut pool);
+            radix::keep_pooled(pool, start, values)
+        }
+        None => false,
+    };
+    if kept {
+        heap.reverse();
+    } else {
+        heap.clear();
+    }
+    kept
+}
+
 /// Appends to the empty `heap` the best `capacity()` entries (all if fewer) of `values`
 /// (stream positions `start..`, within the stream's end), whose order is `run`, not
 /// [`sort::Run::Neither`]: its first ones if best first, its last ones if worst first, in the
@@ -125,7 +167,10 @@ fn entries<T: Copy>(
 #[cfg(feature = "fast")]
 #[inline(never)]
 pub(crate) fn sort_kept_worst_first<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
-    radix::sort_kept(heap, start, values);
+    // Worst first already (the pool's way, `keep_pooled`): nothing to sort.
+    if !matches!(sort::run(heap, heap.len()), sort::Run::WorstFirst) {
+        radix::sort_kept(heap, start, values);
+    }
 }
 
 /// The root: the worst kept entry, if any.
@@ -405,6 +450,116 @@ mod tests {
                     want.iter_mut().for_each(|e| e.index += start as u32);
                 }
                 assert_eq!(heap.entries(), want, "{x:?}, k = {k}");
+            }
+        }
+    }
+
+    /// A pool of positions in the row's order (those above a floor, or the best k + 37 by the
+    /// order) keeps the oracle's best k worst first, in every storage (caller buffers, an
+    /// array of entries, the smallest first), with a stream offset, on tie-heavy rows whose
+    /// cut falls in the high or the low half of the keys or among equal keys; a pool of fewer
+    /// than k positions or more than 2·k keeps nothing.
+    #[test]
+    #[cfg(feature = "fast")]
+    fn a_pool_keeps_the_best_k_of_its_positions_worst_first() {
+        use crate::heap::storage::sealed::Sealed as _;
+        use crate::heap::storage::{Reversed, Slices};
+        use crate::testing::oracle;
+        use core::cmp::Reverse;
+        let n = if cfg!(miri) { 700 } else { 2000 };
+        let k = if cfg!(miri) { 512 } else { 600 };
+        let mut rng = crate::testing::data::Rng(0xC0FF_EE00);
+        let edges = [
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            1e-45,
+            -1e-45,
+        ];
+        let rows: Vec<Vec<f32>> = std::vec![
+            (0..n).map(|_| rng.normal() as f32).collect(),
+            (0..n).map(|_| edges[rng.below(edges.len())]).collect(),
+            // Keys that share their high half: the cut falls in the low half.
+            (0..n)
+                .map(|_| 1.0 + rng.below(50) as f32 * f32::EPSILON)
+                .collect(),
+            (0..n).map(|i| (i % 7) as f32).collect(),
+            std::vec![2.5; n],
+        ];
+        let start = 5;
+        let entry = |e: Entry<f32>| (e.index, e.value.to_bits());
+        for x in &rows {
+            let want: Vec<(u32, u32)> =
+                oracle(x, k).unwrap().into_iter().rev().map(entry).collect();
+            // The floor: the (k + 37)-th best value, or below all if there are fewer.
+            let floor = oracle(x, n).unwrap()[k + 37].value;
+            let above: Vec<u32> = (0..n as u32).filter(|&p| x[p as usize] > floor).collect();
+            // The best k + 37 by the order, ties at the last place split by index.
+            let mut best: Vec<u32> = oracle(x, k + 37).unwrap().iter().map(|e| e.index).collect();
+            best.sort_unstable();
+            let all: Vec<u32> = (0..n as u32).collect();
+            let want: Vec<(u32, u32)> = want.iter().map(|&(i, v)| (i + start as u32, v)).collect();
+            for pool in [&above, &best, &all] {
+                let fits = (k..=2 * k).contains(&pool.len());
+                let gather = |p: &mut Pool<'_>| {
+                    pool.iter().all(|&at| p.push(at));
+                };
+                let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
+                let mut columns = Slices::new(&mut idx, &mut val).unwrap();
+                assert_eq!(keep_pooled(&mut columns, start, x, gather), fits);
+                let got: Vec<_> = (0..columns.len())
+                    .map(|i| columns.get(i).unwrap())
+                    .collect();
+                let mut pairs = Limited::<f32, 600>::new(k);
+                assert_eq!(keep_pooled(&mut pairs, start, x, gather), fits);
+                if !fits {
+                    assert_eq!((got.len(), pairs.entries().len()), (0, 0));
+                    continue;
+                }
+                let got: Vec<_> = got.into_iter().map(entry).collect();
+                let first = got.iter().zip(&want).position(|(a, b)| a != b);
+                assert_eq!(
+                    first,
+                    None,
+                    "{:?}",
+                    first.map(|i| (got[i], want[i], got.len(), want.len()))
+                );
+                let pairs: Vec<_> = pairs.entries().iter().map(|&e| entry(e)).collect();
+                assert_eq!(pairs, want);
+            }
+            // The smallest k, from a pool of every position.
+            let reversed: Vec<Reverse<f32>> = x.iter().map(|&v| Reverse(v)).collect();
+            let want: Vec<(u32, u32)> = oracle(&reversed, k)
+                .unwrap()
+                .into_iter()
+                .rev()
+                .map(|e| (e.index, e.value.0.to_bits()))
+                .collect();
+            let mut below: Vec<u32> = oracle(&reversed, k + 37)
+                .unwrap()
+                .iter()
+                .map(|e| e.index)
+                .collect();
+            below.sort_unstable();
+            let gather = |p: &mut Pool<'_>| {
+                below.iter().all(|&at| p.push(at));
+            };
+            let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
+            let mut smallest = Reversed::new(&mut idx, &mut val).unwrap();
+            let fits = (k..=2 * k).contains(&below.len());
+            assert_eq!(keep_pooled(&mut smallest, 0, &reversed, gather), fits);
+            if fits {
+                let got: Vec<_> = (0..k)
+                    .map(|i| {
+                        smallest
+                            .get(i)
+                            .map(|e| (e.index, e.value.0.to_bits()))
+                            .unwrap()
+                    })
+                    .collect();
+                assert_eq!(got, want);
             }
         }
     }

@@ -1,20 +1,29 @@
 //! The sort of a whole row of `f32` (or `Reverse<f32>`) values, for when every value is kept
 //! (`top_k_into` with k = n, an `extend` that fills an empty heap exactly): there is nothing to
 //! select, and the result is a sort of the row. A least-significant-digit radix sort on a
-//! monotone 32-bit key of the values, four passes of 8 bits, each a counting read of the row
-//! and a stable scatter of the row's positions, so O(n) whatever the order of the row. The
-//! two permutations it moves between are the storage's own places (the index lane, and the
-//! value lane read as bits; the values are read again from the row), so it needs no buffer of
-//! its own, only 256 counters on the stack. Stable, and started from the stream's order, it
-//! leaves equal values by ascending index with no index in the key.
+//! monotone 32-bit key of the values, four passes of 8 bits, each a counting of the digits and
+//! a stable scatter of the row's positions, so O(n) whatever the order of the row. The two
+//! permutations it moves between are the storage's own places (the index lane, and the value
+//! lane read as bits), so it needs no buffer of its own, only counters on the stack. Stable,
+//! and started from the stream's order, it leaves equal values by ascending index with no
+//! index in the key. In a row of at most 2^16 values ([`permute_packed`]) each place holds a
+//! word: the position in the low half and half of its key above it, the low half for the first
+//! two passes and the high half for the last two, so that a pass reads its digit from the word
+//! and the row is read by position only to make the words (twice) and to write the entries.
 //!
 //! The same passes sort the kept entries of a row that is still at hand and short
 //! ([`sort_kept`]: an extend into an empty selector that keeps many): the permutation starts
-//! from the kept positions, in the heap's order, and two passes by position (below 2^16)
-//! come first, complemented, so that equal values end by descending index: the kept entries
-//! are sorted worst first, which is a heap (what the extend that asks for it must leave).
-//! Six passes of O(k) reads, each value read again from the row
-//! by its position, instead of the O(k log k) comparisons of the quicksort.
+//! from the kept positions, in the heap's order, and two passes by position come first,
+//! complemented, so that equal values end by descending index: the kept entries are sorted
+//! worst first, which is a heap (what the extend that asks for it must leave). Six passes of
+//! O(k), instead of the O(k log k) comparisons of the quicksort.
+//!
+//! And the pool ([`Pool`], [`keep_pooled`]): an extend into an empty selector that keeps many
+//! of a short row, once the scan has counted a floor that at least k values are above, puts
+//! their positions in the storage's places in the row's order (up to 2·k), cuts the best k
+//! from them by their keys, digit by digit ([`Cut`]), and sorts those by the passes by value
+//! alone: in the row's order already, equal values stay by ascending index. No value enters a
+//! heap, and no pass by position is needed.
 //!
 //! Also the spread ([`spread`]) that the final sort of many kept entries starts with where the
 //! row is gone: a most-significant-digit pass in place into 256 buckets, each then sorted on
@@ -55,6 +64,8 @@ trait Perms {
     fn set<const L: u8>(&mut self, j: usize, p: u32);
     /// Writes the entry `(value, index)` at place `j`, over both lanes.
     fn put(&mut self, j: usize, value: f32, index: u32);
+    /// The places of each lane.
+    fn places(&self) -> usize;
 }
 
 impl Perms for (&mut [u32], &mut [f32]) {
@@ -88,6 +99,10 @@ impl Perms for (&mut [u32], &mut [f32]) {
             (*v, *i) = (value, index);
         }
     }
+    #[inline(always)]
+    fn places(&self) -> usize {
+        self.0.len().min(self.1.len())
+    }
 }
 
 impl Perms for &mut [Entry<f32>] {
@@ -115,6 +130,10 @@ impl Perms for &mut [Entry<f32>] {
         if let Some(entry) = <[Entry<f32>]>::get_mut(self, j) {
             *entry = Entry { value, index };
         }
+    }
+    #[inline(always)]
+    fn places(&self) -> usize {
+        self.len()
     }
 }
 
@@ -175,7 +194,8 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
 /// when each is an entry of `values` (stream positions `start..`, all rankable) and the row is
 /// one whose values are cheap to read again ([`KEPT_ROW_MAX`]): the passes of [`sort`] over
 /// the kept entries' positions, by position first, then by value, each value read from the
-/// row. Returns `false`, having changed nothing, if the values are not `f32` or
+/// row by its position to make the words of each half of its key ([`permute_packed`]).
+/// Returns `false`, having changed nothing, if the values are not `f32` or
 /// `Reverse<f32>`, the storage cannot lend its places, fewer than [`MIN_LEN`] entries are
 /// kept, the row is long, or an entry's index is not a position of the row.
 #[inline]
@@ -206,10 +226,260 @@ pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value
     true
 }
 
+/// Whether [`keep_pooled`] serves an empty heap of `k` over a row of `len` values of `T`:
+/// `f32` or `Reverse<f32>`, many kept (the radix sort's least, [`MIN_LEN`]), fewer than the
+/// row holds, of a row whose positions fit a half word ([`PACKED_ROW_MAX`]).
+pub(super) fn pool_pays<T: TotalRank>(k: usize, len: usize) -> bool {
+    largest_first::<T>().is_some() && (MIN_LEN..len).contains(&k) && len <= PACKED_ROW_MAX
+}
+
+/// Positions of a row put in the places of a storage of k entries, in the order they come:
+/// the first k in the index lane, the next k in the value lane (as bits). The gather of
+/// [`crate::heap::keep_pooled`].
+pub(crate) struct Pool<'s> {
+    lanes: Lanes<'s>,
+    len: usize,
+    /// A position came that did not fit.
+    overflow: bool,
+}
+
+impl<'s> Pool<'s> {
+    /// An empty pool in `lanes`.
+    pub(super) fn new(lanes: Lanes<'s>) -> Self {
+        Pool {
+            lanes,
+            len: 0,
+            overflow: false,
+        }
+    }
+
+    /// Puts position `p` after the others; returns `false`, and puts nothing, if the pool is
+    /// full.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, p: u32) -> bool {
+        let j = self.len;
+        let put = match &mut self.lanes {
+            Lanes::Columns(idx, val) => put_in(&mut (&mut **idx, &mut **val), j, p),
+            Lanes::Pairs(entries) => put_in(entries, j, p),
+        };
+        self.len += usize::from(put);
+        self.overflow |= !put;
+        put
+    }
+}
+
+/// Writes position `p` at place `j` of a pool over `perms`: lane [`A`] for the first k, then
+/// lane [`B`]; returns whether there was room.
+#[inline(always)]
+fn put_in<P: Perms>(perms: &mut P, j: usize, p: u32) -> bool {
+    let k = perms.places();
+    match j.checked_sub(k) {
+        None => perms.set::<A>(j, p),
+        Some(j) if j < k => perms.set::<B>(j, p),
+        Some(_) => return false,
+    }
+    true
+}
+
+/// The position at place `j` of a pool over `perms` of k places in each lane.
+#[inline(always)]
+fn pooled<P: Perms>(perms: &P, j: usize) -> Option<u32> {
+    match j.checked_sub(perms.places()) {
+        None => perms.get::<A>(j),
+        Some(j) => perms.get::<B>(j),
+    }
+}
+
+/// Leaves in the places of `pool` (a storage of k) the entries of the best k of its
+/// positions in `values` (stream positions `start..`), sorted best first, and says whether it
+/// did: when the pool holds at least k positions, all that came, of a row of `f32` (or
+/// `Reverse<f32>`) of at most [`PACKED_ROW_MAX`]. The cut of the best k ([`Cut`]: one read of
+/// the row by position to pack each under the high half of its key, then up to two counting
+/// reads of the words, and up to two of those whose high half ties, with their low halves
+/// read from the row), which keeps them in their order, then the passes by value of
+/// [`permute_packed`]: the positions came in the row's order, so those stable passes leave
+/// equal values by ascending position with no pass by position. O(c + k) for c positions,
+/// with tables of 256 counters.
+#[inline(never)]
+pub(super) fn keep_pooled<T: TotalRank>(pool: Pool<'_>, start: u64, values: &[T]) -> bool {
+    let Some((xs, largest)) = as_f32s(values) else {
+        return false;
+    };
+    if pool.overflow || xs.len() > PACKED_ROW_MAX {
+        return false;
+    }
+    let len = pool.len;
+    match pool.lanes {
+        Lanes::Columns(idx, val) => keep_pooled_in(&mut (idx, val), len, start, xs, largest),
+        Lanes::Pairs(mut entries) => keep_pooled_in(&mut entries, len, start, xs, largest),
+    }
+}
+
+/// [`keep_pooled`] of the `len` positions of a pool over `perms`.
+fn keep_pooled_in<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    start: u64,
+    xs: &[f32],
+    largest: bool,
+) -> bool {
+    let k = perms.places();
+    if len < k {
+        return false;
+    }
+    // Each position packed under the high half of its key, and the least and greatest halves.
+    let (mut least, mut most) = (u32::MAX, 0);
+    for j in 0..len {
+        if let Some(word) = pooled(perms, j) {
+            let word = pack(position_key(xs, word, largest), 16, word);
+            (least, most) = (least.min(word >> 16), most.max(word >> 16));
+            set_pooled(perms, j, word);
+        }
+    }
+    let high_half = |word: u32| (word >> 16).wrapping_sub(least);
+    let words = || (0..len).filter_map(|j| pooled(perms, j));
+    // The cut by the high halves, from the words alone; then, if it falls among keys that
+    // share their high half, by the low halves of those, read from the row.
+    let high = Cut::of(|| words().map(high_half), most - least, k);
+    let low = match high.whole {
+        true => None,
+        false => Some(Cut::of(
+            || {
+                words()
+                    .filter(|&word| high_half(word) == high.prefix)
+                    .map(|word| position_key(xs, word, largest) & POSITION)
+            },
+            POSITION,
+            high.ties,
+        )),
+    };
+    // The best k to the first k places of lane A, in their order: each place is written
+    // after the place it is read from, or in the other lane.
+    let (mut kept, mut ties) = (0, 0);
+    for j in 0..len {
+        let Some(word) = pooled(perms, j) else {
+            break;
+        };
+        let keep = match (high.side(high_half(word)), low) {
+            (Side::Tie, Some(low)) => match low.side(position_key(xs, word, largest) & POSITION) {
+                Side::Tie => {
+                    ties += 1;
+                    ties <= low.ties
+                }
+                side => side == Side::Kept,
+            },
+            (side, _) => side != Side::Dropped,
+        };
+        if keep {
+            perms.set::<A>(kept, word);
+            kept += 1;
+            if kept == k {
+                break;
+            }
+        }
+    }
+    let at = permute_packed(perms, k, xs, largest, Start::Pool);
+    match at {
+        A => write_out::<P, A>(perms, k, start, xs, POSITION),
+        _ => write_out::<P, B>(perms, k, start, xs, POSITION),
+    }
+    true
+}
+
+/// The key of the position in `word`'s low half.
+#[inline(always)]
+fn position_key(xs: &[f32], word: u32, largest: bool) -> u32 {
+    key(
+        xs.get((word & POSITION) as usize).copied().unwrap_or(0.0),
+        largest,
+    )
+}
+
+/// Writes `word` at place `j` of a pool over `perms` ([`pooled`]).
+#[inline(always)]
+fn set_pooled<P: Perms>(perms: &mut P, j: usize, word: u32) {
+    match j.checked_sub(perms.places()) {
+        None => perms.set::<A>(j, word),
+        Some(j) => perms.set::<B>(j, word),
+    }
+}
+
+/// Where the best of some keys end: those whose bits from `shift` up are below `prefix`
+/// are kept and those above dropped; of those whose bits equal it, all if `whole`, else the
+/// first `ties`.
+#[derive(Clone, Copy)]
+struct Cut {
+    shift: u32,
+    prefix: u32,
+    ties: usize,
+    whole: bool,
+}
+
+/// Which side of a [`Cut`] a key is on.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Kept,
+    Tie,
+    Dropped,
+}
+
+impl Cut {
+    /// The cut of the best (least) `take` of `keys`, all at most `span`, `take` at most
+    /// their number: from the highest bit of `span` down, eight bits at a time, the keys that
+    /// share the bits found so far are counted by their next digit, and the digit where the
+    /// `take`-th falls is taken, until the keys left to take are all of those that share the
+    /// bits, or every bit is found. At most four reads of the keys, for 32 bits.
+    fn of<I: Iterator<Item = u32>>(keys: impl Fn() -> I, span: u32, take: usize) -> Cut {
+        let mut cut = Cut {
+            shift: u32::BITS - span.leading_zeros(),
+            prefix: 0,
+            ties: take,
+            whole: false,
+        };
+        let mut counts = [0_usize; RADIX];
+        while cut.shift > 0 {
+            let shift = cut.shift.saturating_sub(8);
+            let width = cut.shift - shift;
+            counts.fill(0);
+            for key in keys().filter(|&key| cut.side(key) == Side::Tie) {
+                let digit = (key >> shift) & ((1 << width) - 1);
+                if let Some(count) = counts.get_mut(digit as usize) {
+                    *count += 1;
+                }
+            }
+            // The digit of the last one taken: past the buckets taken whole.
+            let mut bucket = 0;
+            while let Some(&count) = counts.get(bucket).filter(|&&count| count < cut.ties) {
+                cut.ties -= count;
+                bucket += 1;
+            }
+            cut.prefix = cut.prefix << width | bucket as u32;
+            cut.shift = shift;
+            if counts.get(bucket) == Some(&cut.ties) {
+                cut.whole = true;
+                break;
+            }
+        }
+        cut
+    }
+
+    /// The side of `key`.
+    #[inline(always)]
+    fn side(self, key: u32) -> Side {
+        let high = key.checked_shr(self.shift).unwrap_or(0);
+        match high.cmp(&self.prefix) {
+            core::cmp::Ordering::Less => Side::Kept,
+            core::cmp::Ordering::Equal if self.whole => Side::Kept,
+            core::cmp::Ordering::Equal => Side::Tie,
+            core::cmp::Ordering::Greater => Side::Dropped,
+        }
+    }
+}
+
 /// The longest row whose kept entries [`sort_kept`] sorts: 64 Ki values (256 KiB of `f32`),
-/// which stay in a core's second-level cache, where reading one again by its position (nine
-/// times an entry: to count and to move it in each of four passes, and to write it out)
-/// costs a few nanoseconds. In a longer row each read may go to memory, and
+/// which stay in a core's second-level cache, where reading one again by its position (three
+/// times an entry: to make the words of each half of its key, and to write it out) costs a
+/// few nanoseconds. In a longer row each read may go to memory, and
 /// the quicksort, which reads only the kept entries, is faster.
 pub(super) const KEPT_ROW_MAX: usize = 1 << 16;
 
@@ -244,6 +514,10 @@ enum Start {
     /// Kept entries of the row, in any order: their stream indices in lane [`A`]. Equal values
     /// end by descending position.
     Kept,
+    /// The best entries of the row, their positions in lane [`A`] in the row's order
+    /// ([`keep_pooled`]): the passes by value, which are stable, leave equal values by
+    /// ascending position, with no pass by position.
+    Pool,
 }
 
 /// The sort of the first `len` places of `perms`, whose positions in `xs` (stream positions
@@ -264,18 +538,24 @@ fn sort_in<P: Perms>(
             }
         }
     }
-    match permute(perms, len, xs, largest, from) {
-        ROW => write_out::<P, ROW>(perms, len, start, xs),
-        A => write_out::<P, A>(perms, len, start, xs),
-        _ => write_out::<P, B>(perms, len, start, xs),
+    // Kept entries are of a row of at most `KEPT_ROW_MAX`, which fits.
+    let (at, mask) = if xs.len() <= PACKED_ROW_MAX || !matches!(from, Start::Row) {
+        (permute_packed(perms, len, xs, largest, from), POSITION)
+    } else {
+        (permute_row(perms, len, xs, largest), u32::MAX)
+    };
+    match at {
+        ROW => write_out::<P, ROW>(perms, len, start, xs, mask),
+        A => write_out::<P, A>(perms, len, start, xs, mask),
+        _ => write_out::<P, B>(perms, len, start, xs, mask),
     }
 }
 
 /// Writes at each of the first `len` places the entry of the position that lane `L` holds
-/// there, read before the entry is written.
-fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &[f32]) {
+/// there (its bits in `mask`), read before the entry is written.
+fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &[f32], mask: u32) {
     for j in 0..len {
-        let Some(p) = perms.get::<L>(j) else {
+        let Some(p) = perms.get::<L>(j).map(|p| p & mask) else {
             break;
         };
         if let Some(&x) = xs.get(p as usize) {
@@ -285,51 +565,205 @@ fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &
     }
 }
 
-/// The passes over the first `len` places of `perms`, as `from` says where they start;
-/// returns the lane that holds the sorted permutation (the first if every pass was skipped).
-/// From the whole row ([`ROW`], `len` its length), four passes by the values' keys. From kept
-/// entries in any order (lane [`A`]), first two by the positions, which are below
-/// [`KEPT_ROW_MAX`], complemented, so that the passes by value, which are stable, leave equal
-/// values by descending position. A pass whose digit is the same for every entry
-/// would keep the order, and is skipped.
-fn permute<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool, from: Start) -> u8 {
-    let mut counts = [0_usize; RADIX];
-    let mut at = match from {
-        Start::Row => ROW,
-        Start::Kept => A,
-    };
-    if let Start::Kept = from {
-        for shift in [0, 8] {
-            let by_position = Digit::Position { shift };
-            let first = count_kept(perms, len, at, &mut counts, by_position);
-            at = pass(perms, len, at, first, &mut counts, by_position);
+/// The longest row whose positions fit the low half of a `u32` ([`POSITION`]), which
+/// [`permute_packed`] sorts.
+const PACKED_ROW_MAX: usize = 1 << 16;
+
+/// The bits of a packed word that hold the position.
+const POSITION: u32 = 0xFFFF;
+
+/// The passes of the radix sort on words that hold a position in their low half and half of
+/// its value's key above it, so that a pass reads its digit from the word, with no read of
+/// the row: the low half of the keys first, then the high half (each read from the row once,
+/// when the words are made, where the digits of the next two passes are counted too), two
+/// passes each. The passes by position, from kept entries in the heap's order
+/// ([`Start::Kept`]), are passes by the low half, complemented. A row of at most
+/// [`PACKED_ROW_MAX`] values. Returns the lane that holds the sorted words.
+fn permute_packed<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    xs: &[f32],
+    largest: bool,
+    from: Start,
+) -> u8 {
+    // The counts of the two digits of the half that the next two passes sort by.
+    let mut counts = [[0_u32; RADIX]; 2];
+    let mut at = A;
+    match from {
+        Start::Row => {
+            for (j, &x) in (0..len).zip(xs) {
+                let word = pack(key(x, largest), 0, j as u32);
+                tally(&mut counts, word, 0);
+                perms.set::<A>(j, word);
+            }
+        }
+        Start::Kept => {
+            for j in 0..len {
+                if let Some(word) = perms.get::<A>(j) {
+                    tally(&mut counts, word, POSITION);
+                }
+            }
+            at = word_passes(perms, len, at, &mut counts, POSITION);
+            at = repack(perms, len, at, xs, largest, 0, &mut counts);
+        }
+        Start::Pool => at = repack(perms, len, at, xs, largest, 0, &mut counts),
+    }
+    at = word_passes(perms, len, at, &mut counts, 0);
+    at = repack(perms, len, at, xs, largest, 16, &mut counts);
+    word_passes(perms, len, at, &mut counts, 0)
+}
+
+/// The word of position `p` whose key is `key`: the half of the key at `half` above `p`.
+#[inline(always)]
+fn pack(key: u32, half: u32, p: u32) -> u32 {
+    (key >> half) << 16 | (p & POSITION)
+}
+
+/// The digit of a word for the pass at `shift`, its bits in `flip` complemented: the
+/// passes by position sort the low half, complemented, and those by value the high half.
+#[inline(always)]
+fn word_digit(word: u32, flip: u32, shift: u32) -> usize {
+    digit(word ^ flip, shift)
+}
+
+/// The shifts of the two passes over the half that `flip` names: the low half (the position)
+/// if it complements it, else the high half (the key's).
+#[inline(always)]
+fn word_shifts(flip: u32) -> [u32; 2] {
+    if flip == POSITION {
+        [0, 8]
+    } else {
+        [16, 24]
+    }
+}
+
+/// Adds `word`'s two digits of the half that `flip` names ([`word_shifts`]) to `counts`.
+#[inline(always)]
+fn tally(counts: &mut [[u32; RADIX]; 2], word: u32, flip: u32) {
+    for (counts, shift) in counts.iter_mut().zip(word_shifts(flip)) {
+        if let Some(count) = counts.get_mut(word_digit(word, flip, shift)) {
+            *count += 1;
         }
     }
+}
+
+/// The two passes over the half that `flip` names of the first `len` words of lane `at`,
+/// whose digits `counts` holds, each to the other lane (skipped if every word has one
+/// digit); returns the lane that holds the words after them, and leaves `counts` zero.
+fn word_passes<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    mut at: u8,
+    counts: &mut [[u32; RADIX]; 2],
+    flip: u32,
+) -> u8 {
+    for (counts, shift) in counts.iter_mut().zip(word_shifts(flip)) {
+        if !counts.iter().any(|&count| count as usize == len) {
+            // Where each digit's words start.
+            let mut sum = 0;
+            for count in counts.iter_mut() {
+                (*count, sum) = (sum, sum + *count);
+            }
+            at = match at {
+                A => scatter_words::<P, A, B>(perms, len, counts, flip, shift),
+                _ => scatter_words::<P, B, A>(perms, len, counts, flip, shift),
+            };
+        }
+        counts.fill(0);
+    }
+    at
+}
+
+/// One pass: the first `len` words of lane `FROM`, in order, to lane `TO` by their digit at
+/// `shift` ([`word_digit`]), each digit's from its start in `starts`; returns `TO`.
+#[inline(always)]
+fn scatter_words<P: Perms, const FROM: u8, const TO: u8>(
+    perms: &mut P,
+    len: usize,
+    starts: &mut [u32; RADIX],
+    flip: u32,
+    shift: u32,
+) -> u8 {
+    for j in 0..len {
+        let Some(word) = perms.get::<FROM>(j) else {
+            break;
+        };
+        let Some(slot) = starts.get_mut(word_digit(word, flip, shift)) else {
+            break;
+        };
+        perms.set::<TO>(*slot as usize, word);
+        *slot += 1;
+    }
+    TO
+}
+
+/// Makes again each of the first `len` words of lane `at`: the half at `half` of its
+/// position's key above its position, its digits counted in `counts`; returns `at`.
+fn repack<P: Perms>(
+    perms: &mut P,
+    len: usize,
+    at: u8,
+    xs: &[f32],
+    largest: bool,
+    half: u32,
+    counts: &mut [[u32; RADIX]; 2],
+) -> u8 {
+    match at {
+        A => repack_in::<P, A>(perms, len, xs, largest, half, counts),
+        _ => repack_in::<P, B>(perms, len, xs, largest, half, counts),
+    }
+    at
+}
+
+/// [`repack`] in lane `L`.
+#[inline(always)]
+fn repack_in<P: Perms, const L: u8>(
+    perms: &mut P,
+    len: usize,
+    xs: &[f32],
+    largest: bool,
+    half: u32,
+    counts: &mut [[u32; RADIX]; 2],
+) {
+    for j in 0..len {
+        let Some(word) = perms.get::<L>(j) else {
+            break;
+        };
+        let x = xs.get((word & POSITION) as usize).copied().unwrap_or(0.0);
+        let word = pack(key(x, largest), half, word);
+        tally(counts, word, 0);
+        perms.set::<L>(j, word);
+    }
+}
+
+/// The passes of a row too long for [`permute_packed`], from its own order ([`ROW`], `len`
+/// its length): four by the values' keys, each value read from the row by its position;
+/// returns the lane that holds the sorted permutation (the row's own if every pass was
+/// skipped). A pass whose digit is the same for every entry would keep the order, and is
+/// skipped.
+fn permute_row<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool) -> u8 {
+    let mut counts = [0_usize; RADIX];
+    let mut at = ROW;
     for shift in [0, 8, 16, 24] {
         let by_value = Digit::Value { xs, largest, shift };
-        let first = match from {
-            // The counts do not depend on the order: a whole row is counted in its own.
-            Start::Row => count(
-                xs.iter().map(|&x| digit(key(x, largest), shift)),
-                &mut counts,
-            ),
-            Start::Kept => count_kept(perms, len, at, &mut counts, by_value),
-        };
+        // The counts do not depend on the order: a whole row is counted in its own.
+        let first = count(
+            xs.iter().map(|&x| digit(key(x, largest), shift)),
+            &mut counts,
+        );
         at = pass(perms, len, at, first, &mut counts, by_value);
     }
     at
 }
 
 const _: () = assert!(
-    KEPT_ROW_MAX <= 1 << 16,
-    "two passes of 8 bits order the positions"
+    KEPT_ROW_MAX <= PACKED_ROW_MAX,
+    "the positions of kept entries fit a half word"
 );
 
 /// The digit a pass sorts a position by.
 #[derive(Clone, Copy)]
 enum Digit<'a> {
-    /// The position's complement's, at `shift`: descending positions.
-    Position { shift: u32 },
     /// Its value's in `xs`, of the key by `largest`, at `shift`.
     Value {
         xs: &'a [f32],
@@ -343,7 +777,6 @@ impl Digit<'_> {
     #[inline(always)]
     fn of(self, p: u32) -> Option<usize> {
         match self {
-            Digit::Position { shift } => Some(digit(!p, shift)),
             Digit::Value { xs, largest, shift } => {
                 Some(digit(key(*xs.get(p as usize)?, largest), shift))
             }
@@ -391,22 +824,6 @@ fn count(mut digits: impl Iterator<Item = usize>, counts: &mut [usize; RADIX]) -
     first.map(&mut add);
     digits.for_each(add);
     first
-}
-
-/// [`count`] of the digits of the positions at the first `len` places of lane `at`.
-#[inline(always)]
-fn count_kept<P: Perms>(
-    perms: &P,
-    len: usize,
-    at: u8,
-    counts: &mut [usize; RADIX],
-    digit: Digit<'_>,
-) -> Option<usize> {
-    let places = 0..len;
-    match at {
-        A => count(places.filter_map(|j| digit.of(perms.get::<A>(j)?)), counts),
-        _ => count(places.filter_map(|j| digit.of(perms.get::<B>(j)?)), counts),
-    }
 }
 
 /// One pass: the positions of the first `len` places of lane `FROM`, in order, to lane `TO`
@@ -710,39 +1127,49 @@ mod tests {
         }
     }
 
-    /// The permutation of the whole row, from its order, is the sort by key, then position;
-    /// of some of its positions (every third, in a scrambled order) from the index lane, by
-    /// key, then descending position.
+    /// The permutation of the whole row, from its order, is the sort by key, then position,
+    /// by the passes of a long row and by the packed ones; of some of its positions (every
+    /// third, in a scrambled order) from the index lane, by key, then descending position;
+    /// of the same positions in ascending order (a pool's), by key, then position.
     fn check_permutation(xs: &[f32]) {
         let n = xs.len();
         let mut kept: Vec<u32> = (0..n as u32).step_by(3).collect();
+        let pool = kept.clone();
         kept.sort_by_key(|p| p.wrapping_mul(0x9E37_79B9));
         let whole: Vec<u32> = (0..n as u32).collect();
         for largest in [true, false] {
-            let starts = [(Start::Row, &whole), (Start::Kept, &kept)];
-            for (from, positions) in starts {
+            let starts = [
+                (Start::Row, &whole, false),
+                (Start::Row, &whole, true),
+                (Start::Kept, &kept, true),
+                (Start::Pool, &pool, true),
+            ];
+            for (from, positions, packed) in starts {
                 let len = positions.len();
                 let (mut a, mut b) = (positions.clone(), std::vec![0.0_f32; len]);
                 let mut perms = (&mut a[..], &mut b[..]);
-                let at = permute(&mut perms, len, xs, largest, from);
+                let (at, mask) = match packed {
+                    true => (permute_packed(&mut perms, len, xs, largest, from), POSITION),
+                    false => (permute_row(&mut perms, len, xs, largest), u32::MAX),
+                };
                 let order: Vec<u32> = (0..len)
                     .map(|j| match at {
                         ROW => perms.get::<ROW>(j),
                         A => perms.get::<A>(j),
                         _ => perms.get::<B>(j),
                     })
-                    .map(Option::unwrap)
+                    .map(|p| p.unwrap() & mask)
                     .collect();
                 let mut expected = positions.clone();
                 match from {
                     Start::Kept => expected.sort_by_key(|&p| (key(xs[p as usize], largest), !p)),
-                    Start::Row => expected.sort_by_key(|&p| (key(xs[p as usize], largest), p)),
+                    Start::Row | Start::Pool => {
+                        expected.sort_by_key(|&p| (key(xs[p as usize], largest), p))
+                    }
                 }
                 assert_eq!(
-                    order,
-                    expected,
-                    "largest {largest}, {} places",
-                    positions.len()
+                    order, expected,
+                    "largest {largest}, {len} places, packed {packed}"
                 );
             }
         }

@@ -24,6 +24,12 @@
 //!   and at most L. A second pass takes the values between the two floors, under the same
 //!   budget, which they no longer spend (a rising row below a guess spent it, then paid for a
 //!   raise). Where counting pays, a guess counted too high is lowered so before the first pass.
+//! - Where counting pays and the heap is empty and keeps many `f32` of a short slice (k at
+//!   least 512, n at most 2^16), the counted floor has c values above it, k <= c <= L (more
+//!   only where ties leave no value between). Their positions go to a pool in the storage's
+//!   own places, in the row's order, by the same block test, and if they fit (c <= 2k) the
+//!   best k are cut from them by their keys and radix sorted ([`crate::heap::keep_pooled`]):
+//!   no heap at all, O(c + k) after the counts. Otherwise the pass runs as above.
 //!
 //! # Cost
 //!
@@ -156,6 +162,16 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
                 None => below = Some(None),
             }
         }
+        // At least k values are above the floor, counted: an empty heap of many `f32` may
+        // take them all, in the row's order, with no heap ([`crate::heap::keep_pooled`]).
+        if below.is_none()
+            && heap.len() == 0
+            && crate::heap::keep_pooled(heap, start, values, |pool| {
+                pool_above(values, floor, test, pool)
+            })
+        {
+            return Ok(false);
+        }
     }
     let above = Band {
         floor: Some(floor),
@@ -173,6 +189,28 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         spent |= take_band::<_, _, true>(heap, start, values, rest, test)?;
     }
     Ok(spent)
+}
+
+/// Puts in `pool` the positions in `values` of the values above `floor` (all rankable), in
+/// order, by blocks whose test ([`BlockTest::mask`]) says which; stops when the pool is full.
+#[inline(always)]
+fn pool_above<T: TotalRank, B: BlockTest>(
+    values: &[T],
+    floor: T,
+    test: B,
+    pool: &mut crate::heap::Pool<'_>,
+) {
+    for (i, block) in values.chunks(BLOCK).enumerate() {
+        let mut mask = test.mask(block, &floor);
+        while mask != 0 {
+            // A position in a row of at most `u32::MAX + 1` values.
+            let at = (i * BLOCK) as u32 + mask.trailing_zeros();
+            mask &= mask - 1;
+            if !pool.push(at) {
+                return;
+            }
+        }
+    }
 }
 
 /// Whether the heap is full of values above `floor`: then no value at or below it can enter.
