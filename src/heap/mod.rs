@@ -488,6 +488,12 @@ mod tests {
             (0..n).map(|i| (i % 7) as f32).collect(),
             std::vec![2.5; n],
         ];
+        // Under Miri (slow): the rows whose cut falls among ties and in the low half.
+        let rows = if cfg!(miri) {
+            rows[1..3].to_vec()
+        } else {
+            rows
+        };
         let start = 5;
         let entry = |e: Entry<f32>| (e.index, e.value.to_bits());
         for x in &rows {
