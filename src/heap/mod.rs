@@ -99,7 +99,11 @@ pub(crate) fn keep_pooled<S: Storage>(
     values: &[S::Value],
     gather: impl FnOnce(&mut Pool<'_>),
 ) -> bool {
-    if heap.len() != 0 || !radix::pool_pays::<S::Value>(heap.capacity(), values.len()) {
+    // A storage that lends no `f32` places does not at any length: it is asked while empty.
+    if heap.len() != 0
+        || !radix::pool_pays::<S::Value>(heap.capacity(), values.len())
+        || heap.f32_lanes().is_none()
+    {
         return false;
     }
     // The pool's places are the storage's: k entries to lend them, which it overwrites.
