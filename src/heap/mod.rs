@@ -9,7 +9,7 @@
 //! ([`sort()`]: a quicksort with `fast`, the heap's own sort without) leaves the storage best
 //! first in O(k log k), or a reversal if it is already in order (with `fast`, an extend into
 //! an empty selector may have sorted many `f32` entries worst first from its row, in O(k):
-//! [`sort_kept_worst_first`]).
+//! [`sort_kept_worst_first`], or kept them so with no heap at all: [`keep_pooled`]).
 
 #[cfg(feature = "fast")]
 pub(crate) mod radix;

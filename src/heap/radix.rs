@@ -197,7 +197,8 @@ pub(super) fn sort<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) ->
 /// row by its position to make the words of each half of its key ([`permute_packed`]).
 /// Returns `false`, having changed nothing, if the values are not `f32` or
 /// `Reverse<f32>`, the storage cannot lend its places, fewer than [`MIN_LEN`] entries are
-/// kept, the row is long, or an entry's index is not a position of the row.
+/// kept, the row is long, an entry's index is not a position of the row, or the value lane
+/// may not hold packed words ([`WORDS_IN_VALUES`]).
 #[inline]
 pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> bool {
     let Some((xs, largest)) = as_f32s(values) else {
@@ -206,7 +207,11 @@ pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value
     // Worst first is the order of the other key, equal values by descending position.
     let largest = !largest;
     // The capacity first: a `TopK<f32, K>` with a small `K` compiles none of the sort.
-    if heap.capacity() < MIN_LEN || heap.len() < MIN_LEN || xs.len() > KEPT_ROW_MAX {
+    if !WORDS_IN_VALUES
+        || heap.capacity() < MIN_LEN
+        || heap.len() < MIN_LEN
+        || xs.len() > KEPT_ROW_MAX
+    {
         return false;
     }
     let in_row = |index: u32| {
@@ -228,9 +233,13 @@ pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value
 
 /// Whether [`keep_pooled`] serves an empty heap of `k` over a row of `len` values of `T`:
 /// `f32` or `Reverse<f32>`, many kept (the radix sort's least, [`MIN_LEN`]), fewer than the
-/// row holds, of a row whose positions fit a half word ([`PACKED_ROW_MAX`]).
+/// row holds, of a row whose positions fit a half word ([`PACKED_ROW_MAX`]), where the value
+/// lane may hold packed words ([`WORDS_IN_VALUES`]).
 pub(super) fn pool_pays<T: TotalRank>(k: usize, len: usize) -> bool {
-    largest_first::<T>().is_some() && (MIN_LEN..len).contains(&k) && len <= PACKED_ROW_MAX
+    WORDS_IN_VALUES
+        && largest_first::<T>().is_some()
+        && (MIN_LEN..len).contains(&k)
+        && len <= PACKED_ROW_MAX
 }
 
 /// Positions of a row put in the places of a storage of k entries, in the order they come:
@@ -265,6 +274,12 @@ impl<'s> Pool<'s> {
         self.len += usize::from(put);
         self.overflow |= !put;
         put
+    }
+
+    /// Gives the pool up, as a pool that overflowed: a value that has no place in the order
+    /// came, which the scan, not the pool, reports.
+    pub(crate) fn give_up(&mut self) {
+        self.overflow = true;
     }
 }
 
@@ -324,7 +339,7 @@ fn keep_pooled_in<P: Perms>(
     largest: bool,
 ) -> bool {
     let k = perms.places();
-    if len < k {
+    if len < k || k == 0 {
         return false;
     }
     // Each position packed under the high half of its key, and the least and greatest halves.
@@ -436,7 +451,8 @@ impl Cut {
             ties: take,
             whole: false,
         };
-        let mut counts = [0_usize; RADIX];
+        // At most 2^17 keys (two lanes of a row of at most 2^16): a `u32` counts them.
+        let mut counts = [0_u32; RADIX];
         while cut.shift > 0 {
             let shift = cut.shift.saturating_sub(8);
             let width = cut.shift - shift;
@@ -449,13 +465,16 @@ impl Cut {
             }
             // The digit of the last one taken: past the buckets taken whole.
             let mut bucket = 0;
-            while let Some(&count) = counts.get(bucket).filter(|&&count| count < cut.ties) {
-                cut.ties -= count;
+            while let Some(&count) = counts
+                .get(bucket)
+                .filter(|&&count| (count as usize) < cut.ties)
+            {
+                cut.ties -= count as usize;
                 bucket += 1;
             }
             cut.prefix = cut.prefix << width | bucket as u32;
             cut.shift = shift;
-            if counts.get(bucket) == Some(&cut.ties) {
+            if counts.get(bucket).map(|&count| count as usize) == Some(cut.ties) {
                 cut.whole = true;
                 break;
             }
@@ -538,8 +557,10 @@ fn sort_in<P: Perms>(
             }
         }
     }
-    // Kept entries are of a row of at most `KEPT_ROW_MAX`, which fits.
-    let (at, mask) = if xs.len() <= PACKED_ROW_MAX || !matches!(from, Start::Row) {
+    // Kept entries are of a row of at most `KEPT_ROW_MAX`, which fits, and are sorted only
+    // where the words may be in the value lane.
+    let packed = xs.len() <= PACKED_ROW_MAX || !matches!(from, Start::Row);
+    let (at, mask) = if WORDS_IN_VALUES && packed {
         (permute_packed(perms, len, xs, largest, from), POSITION)
     } else {
         (permute_row(perms, len, xs, largest), u32::MAX)
@@ -571,6 +592,14 @@ const PACKED_ROW_MAX: usize = 1 << 16;
 
 /// The bits of a packed word that hold the position.
 const POSITION: u32 = 0xFFFF;
+
+/// Whether the value lane of a storage may hold packed words, whose bits may be those of a
+/// signalling NaN (a key's high half above a position): not on a 32-bit x86 without SSE2,
+/// where an `f32` may be moved through the x87 unit, which may quiet it. There the packed
+/// passes and the pool are not used: a whole row is sorted by the passes that read each value
+/// from the row (which keep positions below 2^16 in the value lane, never a NaN's bits), kept
+/// entries by the quicksort.
+const WORDS_IN_VALUES: bool = !cfg!(all(target_arch = "x86", not(target_feature = "sse2")));
 
 /// The passes of the radix sort on words that hold a position in their low half and half of
 /// its value's key above it, so that a pass reads its digit from the word, with no read of

@@ -25,7 +25,8 @@
 //!   budget, which they no longer spend (a rising row below a guess spent it, then paid for a
 //!   raise). Where counting pays, a guess counted too high is lowered so before the first pass.
 //! - Where counting pays and the heap is empty and keeps many `f32` of a short slice (k at
-//!   least 512, n at most 2^16), the counted floor has c values above it, k <= c <= L (more
+//!   least 512, n at most 2^16, in a storage that lends its places as `f32`: caller buffers,
+//!   a `TopK<f32, K>`), the counted floor has c values above it, k <= c <= L (more
 //!   only where ties leave no value between). Their positions go to a pool in the storage's
 //!   own places, in the row's order, by the same block test, and if they fit (c <= 2k) the
 //!   best k are cut from them by their keys and radix sorted ([`crate::heap::keep_pooled`]):
@@ -72,6 +73,7 @@ pub(crate) mod tally {
     std::thread_local! {
         static READS: Cell<usize> = const { Cell::new(0) };
         static REPLACED: Cell<usize> = const { Cell::new(0) };
+        static POOLED: Cell<usize> = const { Cell::new(0) };
     }
 
     /// Counts `n` values read.
@@ -83,6 +85,16 @@ pub(crate) mod tally {
     pub(crate) fn swept(n: usize, replaced: usize) {
         read(n);
         REPLACED.with(|count| count.set(count.get() + replaced));
+    }
+
+    /// Counts a slice whose best k a pool kept, with no heap.
+    pub(crate) fn pooled() {
+        POOLED.with(|count| count.set(count.get() + 1));
+    }
+
+    /// The slices whose best a pool kept since the last call.
+    pub(crate) fn take_pooled() -> usize {
+        POOLED.with(|count| count.replace(0))
     }
 
     /// The values read and the roots replaced since the last call.
@@ -170,6 +182,8 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
                 pool_above(values, floor, test, pool)
             })
         {
+            #[cfg(test)]
+            tally::pooled();
             return Ok(false);
         }
     }
@@ -191,8 +205,9 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     Ok(spent)
 }
 
-/// Puts in `pool` the positions in `values` of the values above `floor` (all rankable), in
-/// order, by blocks whose test ([`BlockTest::mask`]) says which; stops when the pool is full.
+/// Puts in `pool` the positions in `values` of the values above `floor`, in order, by blocks
+/// whose test ([`BlockTest::mask`]) says which; stops when the pool is full, and gives it up
+/// at a value with no place in the order (which the test flags too), for the scan to report.
 #[inline(always)]
 fn pool_above<T: TotalRank, B: BlockTest>(
     values: &[T],
@@ -200,13 +215,18 @@ fn pool_above<T: TotalRank, B: BlockTest>(
     test: B,
     pool: &mut crate::heap::Pool<'_>,
 ) {
+    #[cfg(test)]
+    tally::read(values.len());
     for (i, block) in values.chunks(BLOCK).enumerate() {
         let mut mask = test.mask(block, &floor);
         while mask != 0 {
-            // A position in a row of at most `u32::MAX + 1` values.
-            let at = (i * BLOCK) as u32 + mask.trailing_zeros();
+            let at = mask.trailing_zeros();
             mask &= mask - 1;
-            if !pool.push(at) {
+            if !block.get(at as usize).is_some_and(TotalRank::is_rankable) {
+                return pool.give_up();
+            }
+            // A position in a row of at most `u32::MAX + 1` values.
+            if !pool.push((i * BLOCK) as u32 + at) {
                 return;
             }
         }
@@ -659,6 +679,47 @@ mod tests {
                     assert!(replaced <= budget, "{replaced} replaced {}", at("too high"));
                 }
             }
+        }
+    }
+
+    /// An empty heap of 512 or more over a short row of `f32` keeps its best by the pool
+    /// where the values above the counted floor fit it (normal logits), gives it up where
+    /// they do not (an all-equal row), and answers the oracle on every shape either way; a
+    /// NaN among the values makes the pool give up, and the scan names it.
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "long rows of safe code: the heap's unit test covers the pool"
+    )]
+    fn the_pool_keeps_large_k_of_short_rows_or_gives_up() {
+        use crate::testing::{bits, oracle_bits};
+        for (n, k) in [(4096, 600), (4096, 1000), (20_011, 1000)] {
+            for (name, x) in data::shapes(n, k) {
+                let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+                let mut heap = Slices::new(&mut idx, &mut val).unwrap();
+                tally::take_pooled();
+                arch::portable(&mut heap, 0, &x).unwrap();
+                let pooled = tally::take_pooled();
+                crate::heap::sort(&mut heap);
+                let (idx, val) = heap.into_kept();
+                let at = std::format!("{name}, n = {n}, k = {k}");
+                assert_eq!(bits(idx, val), oracle_bits(&x, k), "{at}");
+                match name {
+                    "normal" => assert_eq!(pooled, 1, "{at}"),
+                    "equal" => assert_eq!(pooled, 0, "{at}"),
+                    _ => {}
+                }
+            }
+        }
+        let x = data::normal_logits(4096, 11);
+        for nan_at in [0, 1000, 2049, 3000, 4095] {
+            let mut x = x.clone();
+            x[nan_at] = f32::NAN;
+            let (mut idx, mut val) = (vec![0; 1000], vec![0.0; 1000]);
+            let mut heap = Slices::new(&mut idx, &mut val).unwrap();
+            let error = arch::portable(&mut heap, 0, &x).unwrap_err();
+            assert_eq!(error, Error::NotRankable { index: nan_at });
+            assert_eq!(tally::take_pooled(), 0);
         }
     }
 }
