@@ -6,7 +6,7 @@
 //! permutations it moves between are the storage's own places (the index lane, and the value
 //! lane read as bits), so it needs no buffer of its own, only counters on the stack. Stable,
 //! and started from the stream's order, it leaves equal values by ascending index with no
-//! index in the key. In a row of at most 2^16 values ([`permute_packed`]) each place holds a
+//! index in the key. In a row of fewer than 2^16 values ([`permute_packed`]) each place holds a
 //! word: the position in the low half and half of its key above it, the low half for the first
 //! two passes and the high half for the last two, so that a pass reads its digit from the word
 //! and the row is read by position only to make the words (twice) and to write the entries.
@@ -233,14 +233,22 @@ pub(super) fn sort_kept<S: Storage>(heap: &mut S, start: u64, values: &[S::Value
 
 /// Whether [`keep_pooled`] serves an empty heap of `k` over a row of `len` values of `T`:
 /// `f32` or `Reverse<f32>`, many kept (the radix sort's least, [`MIN_LEN`]), fewer than the
-/// row holds, of a row whose positions fit a half word ([`PACKED_ROW_MAX`]), where the value
-/// lane may hold packed words ([`WORDS_IN_VALUES`]).
+/// row holds, of a row whose positions fit a half word ([`PACKED_ROW_MAX`]), on a 64-bit
+/// target ([`POOL_STACK`]) where the value lane may hold packed words ([`WORDS_IN_VALUES`]).
 pub(super) fn pool_pays<T: TotalRank>(k: usize, len: usize) -> bool {
-    WORDS_IN_VALUES
+    POOL_STACK
+        && WORDS_IN_VALUES
         && largest_first::<T>().is_some()
         && (MIN_LEN..len).contains(&k)
         && len <= PACKED_ROW_MAX
 }
+
+/// Whether the pool is used where it pays: on 64-bit targets. The pool runs inside the
+/// scan's frames (which hold its sample's heap), and adds the cut's and the sort's counters
+/// (1 KiB each, one at a time) to them: on a microcontroller that took `top_k_into` at
+/// k = 1,024 to 5.9 KB of stack, where the fast footprint keeps every call within 2 KiB.
+/// A 32-bit target (a microcontroller, wasm32) keeps the heap and the sort of its entries.
+const POOL_STACK: bool = cfg!(target_pointer_width = "64");
 
 /// Positions of a row put in the places of a storage of k entries, in the order they come:
 /// the first k in the index lane, the next k in the value lane (as bits). The gather of
@@ -451,7 +459,7 @@ impl Cut {
             ties: take,
             whole: false,
         };
-        // At most 2^17 keys (two lanes of a row of at most 2^16): a `u32` counts them.
+        // At most 2^17 keys (two lanes of a row shorter than 2^16): a `u32` counts them.
         let mut counts = [0_u32; RADIX];
         while cut.shift > 0 {
             let shift = cut.shift.saturating_sub(8);
@@ -495,12 +503,12 @@ impl Cut {
     }
 }
 
-/// The longest row whose kept entries [`sort_kept`] sorts: 64 Ki values (256 KiB of `f32`),
+/// The longest row whose kept entries [`sort_kept`] sorts: 65,535 values (256 KiB of `f32`),
 /// which stay in a core's second-level cache, where reading one again by its position (three
 /// times an entry: to make the words of each half of its key, and to write it out) costs a
 /// few nanoseconds. In a longer row each read may go to memory, and
 /// the quicksort, which reads only the kept entries, is faster.
-pub(super) const KEPT_ROW_MAX: usize = 1 << 16;
+pub(super) const KEPT_ROW_MAX: usize = u16::MAX as usize;
 
 /// The sort in caller buffers: compiled once whatever the storage, and linked only where a
 /// storage has them. Never inlined: its counters (256 words) are in a frame of their own, not
@@ -588,7 +596,7 @@ fn write_out<P: Perms, const L: u8>(perms: &mut P, len: usize, start: u64, xs: &
 
 /// The longest row whose positions fit the low half of a `u32` ([`POSITION`]), which
 /// [`permute_packed`] sorts.
-const PACKED_ROW_MAX: usize = 1 << 16;
+const PACKED_ROW_MAX: usize = u16::MAX as usize;
 
 /// The bits of a packed word that hold the position.
 const POSITION: u32 = 0xFFFF;
@@ -615,8 +623,10 @@ fn permute_packed<P: Perms>(
     largest: bool,
     from: Start,
 ) -> u8 {
-    // The counts of the two digits of the half that the next two passes sort by.
-    let mut counts = [[0_u32; RADIX]; 2];
+    // The counts of the two digits of the half that the next two passes sort by, in half
+    // words (a row of at most `PACKED_ROW_MAX = u16::MAX` values): 1 KiB, so that the fast
+    // footprint's stack stays within its bar on a microcontroller.
+    let mut counts = [[0_u16; RADIX]; 2];
     let mut at = A;
     match from {
         Start::Row => {
@@ -668,10 +678,10 @@ fn word_shifts(flip: u32) -> [u32; 2] {
 
 /// Adds `word`'s two digits of the half that `flip` names ([`word_shifts`]) to `counts`.
 #[inline(always)]
-fn tally(counts: &mut [[u32; RADIX]; 2], word: u32, flip: u32) {
+fn tally(counts: &mut [[u16; RADIX]; 2], word: u32, flip: u32) {
     for (counts, shift) in counts.iter_mut().zip(word_shifts(flip)) {
         if let Some(count) = counts.get_mut(word_digit(word, flip, shift)) {
-            *count += 1;
+            *count = count.wrapping_add(1);
         }
     }
 }
@@ -679,19 +689,20 @@ fn tally(counts: &mut [[u32; RADIX]; 2], word: u32, flip: u32) {
 /// The two passes over the half that `flip` names of the first `len` words of lane `at`,
 /// whose digits `counts` holds, each to the other lane (skipped if every word has one
 /// digit); returns the lane that holds the words after them, and leaves `counts` zero.
+/// `len` is at most `u16::MAX`: no count or start overflows.
 fn word_passes<P: Perms>(
     perms: &mut P,
     len: usize,
     mut at: u8,
-    counts: &mut [[u32; RADIX]; 2],
+    counts: &mut [[u16; RADIX]; 2],
     flip: u32,
 ) -> u8 {
     for (counts, shift) in counts.iter_mut().zip(word_shifts(flip)) {
-        if !counts.iter().any(|&count| count as usize == len) {
+        if !counts.iter().any(|&count| usize::from(count) == len) {
             // Where each digit's words start.
-            let mut sum = 0;
+            let mut sum = 0_u16;
             for count in counts.iter_mut() {
-                (*count, sum) = (sum, sum + *count);
+                (*count, sum) = (sum, sum.wrapping_add(*count));
             }
             at = match at {
                 A => scatter_words::<P, A, B>(perms, len, counts, flip, shift),
@@ -709,7 +720,7 @@ fn word_passes<P: Perms>(
 fn scatter_words<P: Perms, const FROM: u8, const TO: u8>(
     perms: &mut P,
     len: usize,
-    starts: &mut [u32; RADIX],
+    starts: &mut [u16; RADIX],
     flip: u32,
     shift: u32,
 ) -> u8 {
@@ -720,8 +731,8 @@ fn scatter_words<P: Perms, const FROM: u8, const TO: u8>(
         let Some(slot) = starts.get_mut(word_digit(word, flip, shift)) else {
             break;
         };
-        perms.set::<TO>(*slot as usize, word);
-        *slot += 1;
+        perms.set::<TO>(usize::from(*slot), word);
+        *slot = slot.wrapping_add(1);
     }
     TO
 }
@@ -735,7 +746,7 @@ fn repack<P: Perms>(
     xs: &[f32],
     largest: bool,
     half: u32,
-    counts: &mut [[u32; RADIX]; 2],
+    counts: &mut [[u16; RADIX]; 2],
 ) -> u8 {
     match at {
         A => repack_in::<P, A>(perms, len, xs, largest, half, counts),
@@ -752,7 +763,7 @@ fn repack_in<P: Perms, const L: u8>(
     xs: &[f32],
     largest: bool,
     half: u32,
-    counts: &mut [[u32; RADIX]; 2],
+    counts: &mut [[u16; RADIX]; 2],
 ) {
     for j in 0..len {
         let Some(word) = perms.get::<L>(j) else {

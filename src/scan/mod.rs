@@ -25,7 +25,7 @@
 //!   budget, which they no longer spend (a rising row below a guess spent it, then paid for a
 //!   raise). Where counting pays, a guess counted too high is lowered so before the first pass.
 //! - Where counting pays and the heap is empty and keeps many `f32` of a short slice (k at
-//!   least 512, n at most 2^16, in a storage that lends its places as `f32`: caller buffers,
+//!   least 512, n below 2^16, in a storage that lends its places as `f32`: caller buffers,
 //!   a `TopK<f32, K>`), the counted floor has c values above it, k <= c <= L (more
 //!   only where ties leave no value between). Their positions go to a pool in the storage's
 //!   own places, in the row's order, by the same block test, and if they fit (c <= 2k) the
