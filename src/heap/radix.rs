@@ -248,7 +248,7 @@ pub(super) fn pool_pays<T: TotalRank>(k: usize, len: usize) -> bool {
 /// (1 KiB each, one at a time) to them: on a microcontroller that took `top_k_into` at
 /// k = 1,024 to 5.9 KB of stack, where the fast footprint keeps every call within 2 KiB.
 /// A 32-bit target (a microcontroller, wasm32) keeps the heap and the sort of its entries.
-const POOL_STACK: bool = cfg!(target_pointer_width = "64");
+pub(crate) const POOL_STACK: bool = cfg!(target_pointer_width = "64");
 
 /// Positions of a row put in the places of a storage of k entries, in the order they come:
 /// the first k in the index lane, the next k in the value lane (as bits). The gather of
