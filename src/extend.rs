@@ -82,7 +82,7 @@ mod fast {
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::heap::Storage;
-    use crate::scan::{self, Band};
+    use crate::scan::{self, Band, Scanned};
     use crate::Error;
 
     /// The largest k served by the one-pass path of [`extend`](super::extend), whose heap is a
@@ -132,10 +132,10 @@ mod fast {
         } else {
             // The values are rankable: the scan finds no NaN and cannot fail.
             let fresh = heap.len() == 0;
-            outlined(heap, start, values)?;
-            if fresh {
+            let scanned = outlined(heap, start, values)?;
+            if fresh && scanned != Scanned::Pooled {
                 // Every kept entry is of this row, still at hand: sorted from it now where
-                // that is O(k), the final sort is a reversal.
+                // that is O(k), the final sort is a reversal. (A pool left them so.)
                 crate::heap::sort_kept_worst_first(heap, start, values);
             }
             Ok(())
@@ -148,9 +148,12 @@ mod fast {
     /// sample heap of its own: two sample heaps and the copy at once. Outlined, a call holds
     /// at most the copy and one sample heap.
     #[inline(never)]
-    fn outlined<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) -> Result<(), Error> {
-        // Whether a pass spent its budget matters to an iterator's chunks only.
-        arch::scan(heap, start, values).map(drop)
+    fn outlined<S: Storage>(
+        heap: &mut S,
+        start: u64,
+        values: &[S::Value],
+    ) -> Result<Scanned, Error> {
+        arch::scan(heap, start, values)
     }
 
     /// A copy of a heap of up to [`SCRATCH_K`] entries on the stack, with the same capacity:

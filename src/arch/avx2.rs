@@ -18,7 +18,7 @@ use core::{
 
 use crate::block::{BlockTest, Portable, BLOCK};
 use crate::heap::Storage;
-use crate::scan::Band;
+use crate::scan::{Band, Scanned};
 use crate::{scan, Error, TotalRank};
 
 /// Values per 256-bit vector.
@@ -53,7 +53,7 @@ impl Avx2 {
         heap: &mut S,
         start: u64,
         values: &[S::Value],
-    ) -> Result<bool, Error> {
+    ) -> Result<Scanned, Error> {
         // SAFETY: `self` exists only if the CPU has AVX2.
         unsafe { scan_avx2(heap, start, values, self) }
     }
@@ -234,7 +234,7 @@ unsafe fn scan_avx2<S: Storage>(
     start: u64,
     values: &[S::Value],
     avx2: Avx2,
-) -> Result<bool, Error> {
+) -> Result<Scanned, Error> {
     scan::scan(heap, start, values, avx2)
 }
 

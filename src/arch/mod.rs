@@ -22,7 +22,7 @@ pub(crate) fn scan<S: Storage>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
-) -> Result<bool, Error> {
+) -> Result<scan::Scanned, Error> {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
         return avx2.scan(heap, start, values);
@@ -84,7 +84,7 @@ pub(crate) fn portable<S: Storage>(
     heap: &mut S,
     start: u64,
     values: &[S::Value],
-) -> Result<bool, Error> {
+) -> Result<scan::Scanned, Error> {
     scan::scan(heap, start, values, Portable)
 }
 

@@ -171,10 +171,7 @@ fn entries<T: Copy>(
 #[cfg(feature = "fast")]
 #[inline(never)]
 pub(crate) fn sort_kept_worst_first<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
-    // Worst first already (the pool's way, `keep_pooled`): nothing to sort.
-    if !matches!(sort::run(heap, heap.len()), sort::Run::WorstFirst) {
-        radix::sort_kept(heap, start, values);
-    }
+    radix::sort_kept(heap, start, values);
 }
 
 /// The root: the worst kept entry, if any.

@@ -356,7 +356,8 @@ fn keep_pooled_in<P: Perms>(
         if let Some(word) = pooled(perms, j) {
             let word = pack(position_key(xs, word, largest), 16, word);
             (least, most) = (least.min(word >> 16), most.max(word >> 16));
-            set_pooled(perms, j, word);
+            // Place j < len <= 2k of the pool: there is room.
+            let _ = put_in(perms, j, word);
         }
     }
     let high_half = |word: u32| (word >> 16).wrapping_sub(least);
@@ -416,15 +417,6 @@ fn position_key(xs: &[f32], word: u32, largest: bool) -> u32 {
         xs.get((word & POSITION) as usize).copied().unwrap_or(0.0),
         largest,
     )
-}
-
-/// Writes `word` at place `j` of a pool over `perms` ([`pooled`]).
-#[inline(always)]
-fn set_pooled<P: Perms>(perms: &mut P, j: usize, word: u32) {
-    match j.checked_sub(perms.places()) {
-        None => perms.set::<A>(j, word),
-        Some(j) => perms.set::<B>(j, word),
-    }
 }
 
 /// Where the best of some keys end: those whose bits from `shift` up are below `prefix`
@@ -785,7 +777,7 @@ fn permute_row<P: Perms>(perms: &mut P, len: usize, xs: &[f32], largest: bool) -
     let mut counts = [0_usize; RADIX];
     let mut at = ROW;
     for shift in [0, 8, 16, 24] {
-        let by_value = Digit::Value { xs, largest, shift };
+        let by_value = Digit { xs, largest, shift };
         // The counts do not depend on the order: a whole row is counted in its own.
         let first = count(
             xs.iter().map(|&x| digit(key(x, largest), shift)),
@@ -801,26 +793,21 @@ const _: () = assert!(
     "the positions of kept entries fit a half word"
 );
 
-/// The digit a pass sorts a position by.
+/// The digit a pass sorts a position by: its value's in `xs`, of the key by `largest`, at
+/// `shift`.
 #[derive(Clone, Copy)]
-enum Digit<'a> {
-    /// Its value's in `xs`, of the key by `largest`, at `shift`.
-    Value {
-        xs: &'a [f32],
-        largest: bool,
-        shift: u32,
-    },
+struct Digit<'a> {
+    xs: &'a [f32],
+    largest: bool,
+    shift: u32,
 }
 
 impl Digit<'_> {
     /// The digit of position `p`; `None` for a position beyond the row.
     #[inline(always)]
     fn of(self, p: u32) -> Option<usize> {
-        match self {
-            Digit::Value { xs, largest, shift } => {
-                Some(digit(key(*xs.get(p as usize)?, largest), shift))
-            }
-        }
+        let x = *self.xs.get(p as usize)?;
+        Some(digit(key(x, self.largest), self.shift))
     }
 }
 

@@ -128,9 +128,25 @@ impl<T: TotalRank> Band<T> {
     }
 }
 
+/// What [`scan`] did with the values it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scanned {
+    /// They were offered to the heap; `spent`: a pass spent its budget ([`take_band`]).
+    Offered { spent: bool },
+    /// The heap was empty and the best k were pooled, with no heap, and left sorted worst
+    /// first ([`crate::heap::keep_pooled`]).
+    Pooled,
+}
+
+impl Scanned {
+    /// Whether a pass spent its budget.
+    pub(crate) fn spent(self) -> bool {
+        self == Scanned::Offered { spent: true }
+    }
+}
+
 /// Offers `values` as the stream positions `start..`, with a threshold from a sample when the
-/// slice is long enough for one ([`threshold::guess`]), and says whether a pass spent its
-/// budget ([`take_band`]). Returns the first NaN as an error, with the heap then holding some
+/// slice is long enough for one ([`threshold::guess`]), and says how ([`Scanned`]). Returns the first NaN as an error, with the heap then holding some
 /// of the values before it. `start + values.len()` must be at
 /// most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
 ///
@@ -143,22 +159,24 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     start: u64,
     values: &[S::Value],
     test: B,
-) -> Result<bool, Error> {
+) -> Result<Scanned, Error> {
+    let offered = |spent| Scanned::Offered { spent };
     let k = heap.capacity();
     if k == 0 {
         // Nothing is kept, but a NaN is still an error.
         return match first_unrankable(values) {
             Some(pos) => Err(not_rankable(start + pos as u64)),
-            None => Ok(false),
+            None => Ok(offered(false)),
         };
     }
     if heap.len() == k && values.len() <= FULL_HEAP_SHORT {
         // The root of a full heap is the threshold the sample would look for; on a short slice
         // the sample costs more than it saves. The budget still bounds the cost.
-        return take_band::<_, _, true>(heap, start, values, Band::ALL, test);
+        return take_band::<_, _, true>(heap, start, values, Band::ALL, test).map(offered);
     }
     let Some(guess) = threshold::guess(start, values, k, threshold::Phase::Start, test)? else {
-        return sweep::<_, _, true>(heap, start, values, Band::ALL, None, test).map(|_| false);
+        return sweep::<_, _, true>(heap, start, values, Band::ALL, None, test)
+            .map(|_| offered(false));
     };
     // The first pass's floor: the guess, or where counting pays, one counted to have at least
     // k values above it where there is one; and once counted, the floor of the values at or
@@ -184,7 +202,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         {
             #[cfg(test)]
             tally::pooled();
-            return Ok(false);
+            return Ok(Scanned::Pooled);
         }
     }
     let above = Band {
@@ -202,7 +220,7 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         };
         spent |= take_band::<_, _, true>(heap, start, values, rest, test)?;
     }
-    Ok(spent)
+    Ok(offered(spent))
 }
 
 /// Puts in `pool` the positions in `values` of the values above `floor`, in order, by blocks
@@ -517,7 +535,7 @@ pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
 ) -> Result<bool, Error> {
     check_len(at, chunk.len())?;
     if band.floor.is_none() && band.ceiling.is_none() {
-        scan(heap, at, chunk, test)
+        scan(heap, at, chunk, test).map(Scanned::spent)
     } else if heap.capacity() > 0 {
         take_band::<_, _, false>(heap, at, chunk, band, test)
     } else {
