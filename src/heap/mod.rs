@@ -100,10 +100,7 @@ pub(crate) fn keep_pooled<S: Storage>(
     gather: impl FnOnce(&mut Pool<'_>),
 ) -> bool {
     // A storage that lends no `f32` places does not at any length: it is asked while empty.
-    if heap.len() != 0
-        || !radix::pool_pays::<S::Value>(heap.capacity(), values.len())
-        || heap.f32_lanes().is_none()
-    {
+    if pool_places(heap, values).is_none() {
         return false;
     }
     // The pool's places are the storage's: k entries to lend them, which it overwrites.
@@ -124,6 +121,18 @@ pub(crate) fn keep_pooled<S: Storage>(
         heap.clear();
     }
     kept
+}
+
+/// The places of the pool of [`keep_pooled`] for the empty `heap` over `values`, 2·k, if it
+/// serves them: the most positions above a floor that it takes.
+#[cfg(feature = "fast")]
+#[inline(always)]
+pub(crate) fn pool_places<S: Storage>(heap: &mut S, values: &[S::Value]) -> Option<usize> {
+    let k = heap.capacity();
+    let serves = heap.len() == 0
+        && radix::pool_pays::<S::Value>(k, values.len())
+        && heap.f32_lanes().is_some();
+    serves.then_some(2 * k)
 }
 
 /// Appends to the empty `heap` the best `capacity()` entries (all if fewer) of `values`

@@ -26,8 +26,10 @@
 //!   raise). Where counting pays, a guess counted too high is lowered so before the first pass.
 //! - Where counting pays and the heap is empty and keeps many `f32` of a short slice (k at
 //!   least 512, n below 2^16, in a storage that lends its places as `f32`: caller buffers,
-//!   a `TopK<f32, K>`), the counted floor has c values above it, k <= c <= L (more
-//!   only where ties leave no value between). Their positions go to a pool in the storage's
+//!   a `TopK<f32, K>`), the counted floor has c values above it, k <= c <= L' =
+//!   min(2k, k + max(128, n / 64)) (more only where ties leave no value between): a position
+//!   more in the pool costs about what a counting read of 64 values does
+//!   ([`threshold::pool_limit`]). Their positions go to a pool in the storage's
 //!   own places, in the row's order, by the same block test, and if they fit (c <= 2k) the
 //!   best k are cut from them by their keys and radix sorted ([`crate::heap::keep_pooled`]):
 //!   no heap at all, O(c + k) after the counts. Otherwise the pass runs as above.
@@ -183,11 +185,17 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
     // below it (`None`: all of them).
     let (mut floor, mut below) = (guess, None);
     if threshold::counting_pays(k, values.len()) {
-        let raised = threshold::raise(guess, k, values, None, test);
+        // The most values the floor may let through: as many as the pool takes where it
+        // serves, else the heap's limit.
+        let most = match crate::heap::pool_places(heap, values) {
+            Some(places) => threshold::pool_limit(k, values.len(), places),
+            None => threshold::limit(k, values.len()),
+        };
+        let raised = threshold::raise(guess, k, most, values, None, test);
         if raised.at_least_k {
             floor = raised.floor;
         } else {
-            match threshold::lower(guess, k, values, test) {
+            match threshold::lower(guess, k, most, values, test) {
                 Some(lower) => floor = lower,
                 None => below = Some(None),
             }
@@ -215,7 +223,12 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
         // or below it follow, above a lower floor counted to have at least k values above it
         // where there is one.
         let rest = Band {
-            floor: below.unwrap_or_else(|| threshold::lower(floor, k, values, test)),
+            // Not `unwrap_or_else`: its closure was compiled apart, for the baseline, and its
+            // counting reads were not the scan's AVX2 copy.
+            floor: match below {
+                Some(below) => below,
+                None => threshold::lower(floor, k, threshold::limit(k, values.len()), values, test),
+            },
             ceiling: Some(floor),
         };
         spent |= take_band::<_, _, true>(heap, start, values, rest, test)?;
@@ -308,7 +321,9 @@ fn take_band<S: Storage, B: BlockTest, const SETTLE: bool>(
         let low = band
             .floor
             .map_or(root.value, |floor| higher(floor, root.value));
-        let raised = threshold::raise(low, heap.capacity(), rest, band.ceiling, test);
+        let k = heap.capacity();
+        let most = threshold::limit(k, rest.len());
+        let raised = threshold::raise(low, k, most, rest, band.ceiling, test);
         if raised.at_least_k {
             // Every one of the k best is above the floor: the entries kept at or below it
             // go, and the values above it are appended in their place, not sifted.
@@ -696,6 +711,31 @@ mod tests {
                 if too_high || matches!(name, "anti_sample_high" | "descending" | "equal") {
                     assert!(replaced <= budget, "{replaced} replaced {}", at("too high"));
                 }
+            }
+        }
+    }
+
+    /// Where the pool serves, its floor may let through as many values as the pool affords
+    /// (`threshold::pool_limit`), not the heap's limit: on normal logits of a SmolLM2 row at
+    /// k = 1,000 the sample's guess is then counted once and kept, and the pool reads the row
+    /// once more (against the heap's limit, the guess let too many through on four of these
+    /// eight rows, and the raise took them to three to eight reads).
+    #[test]
+    #[cfg_attr(miri, ignore = "counts reads of safe code over a long row")]
+    fn the_pools_floor_is_counted_once_on_normal_logits() {
+        let (n, k) = (49_152, 1000);
+        let pools = crate::heap::radix::POOL_STACK;
+        for seed in 1..=8 {
+            let x = data::normal_logits(n, seed);
+            let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+            let mut heap = Slices::new(&mut idx, &mut val).unwrap();
+            tally::take();
+            tally::take_pooled();
+            arch::portable(&mut heap, 0, &x).unwrap();
+            let (reads, _) = tally::take();
+            assert_eq!(tally::take_pooled(), usize::from(pools), "seed {seed}");
+            if pools {
+                assert!(reads <= 2 * n + n / 8, "{reads} values read, seed {seed}");
             }
         }
     }

@@ -319,8 +319,9 @@ fn isqrt(x: u64) -> u64 {
 
 /// A floor for `rest` no lower than `low`, for a heap of `k`, and whether at least k values of
 /// the rest not above `ceiling` are strictly above it (so that no value at or below it can be
-/// among the k best). When more than [`limit`] of them are above `low`, the floor is raised
-/// until at least k and at most [`limit`] are above it, where the values allow.
+/// among the k best). When more than `most` of them are above `low` (at least k: [`limit`]
+/// for a heap, the places of a pool), the floor is raised until at least k and at most `most`
+/// are above it, where the values allow.
 ///
 /// The second sample of [`guess`] is tried first; then it bisects between the two closest
 /// floors it has counted ([`bisect`]): at most w + 2 counting reads of the rest for keys of w
@@ -329,11 +330,12 @@ fn isqrt(x: u64) -> u64 {
 pub(super) fn raise<T: TotalRank, B: BlockTest>(
     mut low: T,
     k: usize,
+    most: usize,
     rest: &[T],
     ceiling: Option<T>,
     test: B,
 ) -> Raised<T> {
-    let limit = limit(k, rest.len());
+    let limit = most;
     let count = count_above(rest, low, ceiling);
     if count <= limit {
         return Raised {
@@ -354,12 +356,16 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
         }
     }
     // More than `limit` values are above `low`: their best is above it.
-    let high = high.unwrap_or_else(|| best_above(rest, low, ceiling));
+    // Not `unwrap_or_else`, whose closure was compiled apart, for the baseline.
+    let high = match high {
+        Some(high) => high,
+        None => best_above(rest, low, ceiling),
+    };
     bisect(low, high, k, limit, rest, ceiling)
 }
 
 /// A floor of `values` below `high`, which fewer than k values are strictly above, for a heap
-/// of `k`: one that at least k and at most [`limit`] values are above, where the values allow,
+/// of `k`: one that at least k and at most `most` values are above, where the values allow,
 /// or `None` if the second sample of [`guess`] has no value below `high` (an all-equal row)
 /// or fewer than k values are above the worst.
 ///
@@ -371,10 +377,11 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
 pub(super) fn lower<T: TotalRank, B: BlockTest>(
     high: T,
     k: usize,
+    most: usize,
     values: &[T],
     test: B,
 ) -> Option<T> {
-    let limit = limit(k, values.len());
+    let limit = most;
     let second = guess(0, values, k, Phase::Middle, test).ok().flatten()?;
     if !high.may_enter_above(&second) {
         return None;
@@ -468,6 +475,16 @@ pub(crate) fn counting_pays(k: usize, len: usize) -> bool {
 pub(super) fn limit(k: usize, len: usize) -> usize {
     // `max(1)`: no division by zero for a k of 0, which the scan never passes.
     k + SPARE.max(len / values_per_sift(k).max(1))
+}
+
+/// Values a counting read goes through in the time that the pool takes one more position
+/// (gathered, packed, cut and compacted): the exchange rate of [`pool_limit`].
+const VALUES_PER_PLACE: usize = 64;
+
+/// [`limit`] for a pool of `places` positions: k, and as many more as cost the pool about one
+/// more counting read of the `len` values, or [`SPARE`] if that is more; at most `places`.
+pub(super) fn pool_limit(k: usize, len: usize, places: usize) -> usize {
+    (k + SPARE.max(len / VALUES_PER_PLACE)).min(places)
 }
 
 /// Lanes of [`fold`]: the best (or worst) of values `j`, `j + LANES`, ... in lane `j`.
@@ -675,7 +692,7 @@ mod tests {
                 let best = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 let worst = x.iter().copied().fold(f32::INFINITY, f32::min);
                 let what = std::format!("lower, {name}, k = {k}");
-                if let Some(floor) = lower(best, k, &x, Portable) {
+                if let Some(floor) = lower(best, k, limit(k, x.len()), &x, Portable) {
                     let found = Raised::exact(floor);
                     check(&x, k, found, worst, &what);
                 } else {
@@ -686,7 +703,7 @@ mod tests {
                     assert!(!sampled_below || above(&x, worst) < k, "{what}");
                 }
                 let what = std::format!("raise, {name}, k = {k}");
-                let raised = raise(worst, k, &x, None, Portable);
+                let raised = raise(worst, k, limit(k, x.len()), &x, None, Portable);
                 if above(&x, worst) >= k {
                     assert!(raised.at_least_k, "{what}");
                 }
