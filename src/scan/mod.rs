@@ -32,7 +32,8 @@
 //!   ([`threshold::pool_limit`]). Their positions go to a pool in the storage's
 //!   own places, in the row's order, by the same block test, and if they fit (c <= 2k) the
 //!   best k are cut from them by their keys and radix sorted ([`crate::heap::keep_pooled`]):
-//!   no heap at all, O(c + k) after the counts. Otherwise the pass runs as above.
+//!   no heap at all, O(c + k) after the counts. Otherwise (ties past 2k, a NaN among them)
+//!   the pass runs as above, with that floor.
 //!
 //! # Cost
 //!
@@ -149,9 +150,9 @@ impl Scanned {
 }
 
 /// Offers `values` as the stream positions `start..`, with a threshold from a sample when the
-/// slice is long enough for one ([`threshold::guess`]), and says how ([`Scanned`]). Returns the first NaN as an error, with the heap then holding some
-/// of the values before it. `start + values.len()` must be at
-/// most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
+/// slice is long enough for one ([`threshold::guess`]), and says how ([`Scanned`]). Returns the
+/// first NaN as an error, with the heap then holding some of the values before it.
+/// `start + values.len()` must be at most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
 ///
 /// `arch::scan` compiles it a second time for a wider vector unit when the CPU has one,
 /// with a block test of its own: hence `inline(always)`, here and in what it calls on every
@@ -718,8 +719,9 @@ mod tests {
 
     /// A falling row leaves fewer than k values above the guess (its best are in one run of
     /// the sample), and the window of the lowered floor lies near the top of the key: with
-    /// the steered bisection a call reads this row about 8 times at k = 50, with midpoints
-    /// alone 19 times (from 0.0 up, the key's low exponents take a probe each).
+    /// the steered bisection a call reads this row (n - 1 down to 0.0) about 8 times at
+    /// k = 50, with midpoints alone 19 times (from 0.0 up, the key's low exponents take a
+    /// probe each; 7 and 15 from 1.0 up, `threshold::bisect`).
     #[test]
     #[cfg_attr(miri, ignore = "counts reads of safe code over a long row")]
     fn a_falling_rows_floor_is_found_in_few_reads() {

@@ -320,7 +320,7 @@ fn isqrt(x: u64) -> u64 {
 /// A floor for `rest` no lower than `low`, for a heap of `k`, and whether at least k values of
 /// the rest not above `ceiling` are strictly above it (so that no value at or below it can be
 /// among the k best). When more than `most` of them are above `low` (at least k: [`limit`]
-/// for a heap, the places of a pool), the floor is raised until at least k and at most `most`
+/// for a heap, [`pool_limit`] for a pool), the floor is raised until at least k and at most `most`
 /// are above it, where the values allow.
 ///
 /// The second sample of [`guess`] is tried first; then it bisects between the two closest
@@ -404,16 +404,17 @@ pub(super) fn lower<T: TotalRank, B: BlockTest>(
 }
 
 /// Searches between `low`, which more than `limit` values of `rest` not above `ceiling` are
-/// strictly above, and `high`, which fewer than k are (each with its count), for a floor that
+/// strictly above, and `high`, which fewer than k are (each with its count, or 0 where it is
+/// not known: it only steers), for a floor that
 /// at least k and at most `limit` are above, counting at each probe, until the two ends are
 /// neighbours in the order. The floor found has at least k values above it.
 ///
 /// A probe is the midpoint of the key of the order ([`TotalRank::rank_midpoint`]), or, steered
 /// by the two counts, a point nearer the end where the counts put the window: the midpoint of
-/// the near half, of its near half, and so on (`1 + j` midpoints for a window at about 2^-j of
-/// the gap from that end, in the counts' proportion). A sorted row's window lies near one end
-/// in the key (a falling row of 49,152 values at k = 50 was read 15 times with midpoints
-/// alone, 7 times so).
+/// the near half, of its near half, and so on (`1 + j` midpoints, a probe at 2^-(j+1) of the
+/// gap from that end, for a window at a share of the counts' gap in (2^-(j+2), 2^-(j+1)]).
+/// A sorted row's window lies near one end in the key (a falling row of the values 49,152
+/// down to 1 at k = 50 was read 15 times with midpoints alone, 7 times so).
 /// A steered probe that does not halve the gap is a miss; after [`MISSES`] of them only
 /// midpoints are probed, so at most w + [`MISSES`] counting reads for keys of w bits.
 #[inline(always)]
@@ -425,10 +426,18 @@ fn bisect<T: TotalRank>(
     rest: &[T],
     ceiling: Option<T>,
 ) -> Raised<T> {
-    // The middle of the window, where a probe is aimed.
-    let aim = k + (limit - k) / 2;
+    // The middle of the window, where a probe is aimed (every caller's `limit` is at least k).
+    let aim = k + limit.saturating_sub(k) / 2;
     let mut misses = 0;
-    while let Some(mid) = T::rank_midpoint(&low, &high) {
+    loop {
+        // `high` above `low`, as `rank_midpoint` asks: not so if more than `limit` NaN (counted
+        // as above every floor) left `best_above` nothing above `low`.
+        if !high.may_enter_above(&low) {
+            break;
+        }
+        let Some(mid) = T::rank_midpoint(&low, &high) else {
+            break;
+        };
         if !mid.may_enter_above(&low) || !high.may_enter_above(&mid) {
             break;
         }
@@ -473,7 +482,8 @@ fn steps(above_low: usize, above_high: usize, aim: usize) -> Steps {
     let gap = above_low.saturating_sub(above_high).max(1);
     let from_high = aim.saturating_sub(above_high).clamp(1, gap);
     let from_low = gap - from_high;
-    // j with 2^-(j + 1) < share <= 2^-j, for the end the aim is nearer.
+    // j with 2^-(j + 2) < share <= 2^-(j + 1), for the end the aim is nearer: the probe,
+    // 2^-(j + 1) of the gap from that end, lies beyond the aim, on the side that halves.
     let j = |part: usize| {
         (gap / part.max(1))
             .checked_ilog2()
@@ -488,7 +498,7 @@ fn steps(above_low: usize, above_high: usize, aim: usize) -> Steps {
 
 impl Steps {
     /// The probe: `mid` (the midpoint of `low` and `high`), moved `j` midpoints toward the
-    /// near end, stopping where no value lies between.
+    /// near end, stopping where no key lies between the probe and that end.
     #[inline(always)]
     fn probe<T: TotalRank>(self, mid: T, low: &T, high: &T) -> T {
         let (toward_high, j) = match self {
@@ -505,7 +515,11 @@ impl Steps {
             let Some(next) = next else {
                 break;
             };
-            if !next.may_enter_above(low) || !high.may_enter_above(&next) {
+            let moved = match toward_high {
+                true => next.may_enter_above(&probe) && high.may_enter_above(&next),
+                false => probe.may_enter_above(&next) && next.may_enter_above(low),
+            };
+            if !moved {
                 break;
             }
             probe = next;
