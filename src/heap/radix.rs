@@ -761,8 +761,7 @@ fn repack_in<P: Perms, const L: u8>(
         let Some(word) = perms.get::<L>(j) else {
             break;
         };
-        let x = xs.get((word & POSITION) as usize).copied().unwrap_or(0.0);
-        let word = pack(key(x, largest), half, word);
+        let word = pack(position_key(xs, word, largest), half, word);
         tally(counts, word, 0);
         perms.set::<L>(j, word);
     }

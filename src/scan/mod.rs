@@ -203,9 +203,9 @@ pub(crate) fn scan<S: Storage, B: BlockTest>(
             }
         }
         // At least k values are above the floor, counted: an empty heap of many `f32` may
-        // take them all, in the row's order, with no heap ([`crate::heap::keep_pooled`]).
+        // take them all, in the row's order, with no heap ([`crate::heap::keep_pooled`],
+        // which asks `pool_places` again).
         if below.is_none()
-            && heap.len() == 0
             && crate::heap::keep_pooled(heap, start, values, |pool| {
                 pool_above(values, floor, test, pool)
             })

@@ -320,8 +320,8 @@ fn isqrt(x: u64) -> u64 {
 /// A floor for `rest` no lower than `low`, for a heap of `k`, and whether at least k values of
 /// the rest not above `ceiling` are strictly above it (so that no value at or below it can be
 /// among the k best). When more than `most` of them are above `low` (at least k: [`limit`]
-/// for a heap, [`pool_limit`] for a pool), the floor is raised until at least k and at most `most`
-/// are above it, where the values allow.
+/// for a heap, [`pool_limit`] for a pool), the floor is raised until at least k and at most
+/// `most` are above it, where the values allow.
 ///
 /// The second sample of [`guess`] is tried first; then it bisects between the two closest
 /// floors it has counted ([`bisect`]): at most w + 7 counting reads of the rest for keys of w
@@ -335,9 +335,8 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
     ceiling: Option<T>,
     test: B,
 ) -> Raised<T> {
-    let limit = most;
     let mut count = count_above(rest, low, ceiling);
-    if count <= limit {
+    if count <= most {
         return Raised {
             floor: low,
             at_least_k: count >= k,
@@ -350,18 +349,18 @@ pub(super) fn raise<T: TotalRank, B: BlockTest>(
         if second.may_enter_above(&low) {
             match count_above(rest, second, ceiling) {
                 above if above < k => high = Some((second, above)),
-                above if above <= limit => return Raised::exact(second),
+                above if above <= most => return Raised::exact(second),
                 above => (low, count) = (second, above),
             }
         }
     }
-    // More than `limit` values are above `low`: their best is above it, and none above that.
+    // More than `most` values are above `low`: their best is above it, and none above that.
     // Not `unwrap_or_else`, whose closure was compiled apart, for the baseline.
     let high = match high {
         Some(high) => high,
         None => (best_above(rest, low, ceiling), 0),
     };
-    bisect((low, count), high, k, limit, rest, ceiling)
+    bisect((low, count), high, k, most, rest, ceiling)
 }
 
 /// A floor of `values` below `high`, which fewer than k values are strictly above, for a heap
@@ -381,7 +380,6 @@ pub(super) fn lower<T: TotalRank, B: BlockTest>(
     values: &[T],
     test: B,
 ) -> Option<T> {
-    let limit = most;
     let second = guess(0, values, k, Phase::Middle, test).ok().flatten()?;
     if !high.may_enter_above(&second) {
         return None;
@@ -392,22 +390,22 @@ pub(super) fn lower<T: TotalRank, B: BlockTest>(
             let worst = worst_below(values, second);
             match count_above(values, worst, None) {
                 above if above < k => return None,
-                above if above <= limit => return Some(worst),
+                above if above <= most => return Some(worst),
                 above => ((worst, above), (second, count)),
             }
         }
-        count if count <= limit => return Some(second),
+        count if count <= most => return Some(second),
         // Fewer than k are above `high`: how many is not known, and only steers the search.
         count => ((second, count), (high, 0)),
     };
-    Some(bisect(low, high, k, limit, values, None).floor)
+    Some(bisect(low, high, k, most, values, None).floor)
 }
 
 /// Searches between `low`, which more than `limit` values of `rest` not above `ceiling` are
 /// strictly above, and `high`, which fewer than k are (each with its count, or 0 where it is
-/// not known: it only steers), for a floor that
-/// at least k and at most `limit` are above, counting at each probe, until the two ends are
-/// neighbours in the order. The floor found has at least k values above it.
+/// not known: it only steers), for a floor that at least k and at most `limit` are above,
+/// counting at each probe, until the two ends are neighbours in the order. The floor found
+/// has at least k values above it.
 ///
 /// A probe is the midpoint of the key of the order ([`TotalRank::rank_midpoint`]), or, steered
 /// by the two counts, a point nearer the end where the counts put the window: the midpoint of
