@@ -14,8 +14,9 @@ struct Shape {
     k: usize,
 }
 
-/// Checks the shape of a batch of `x.len()` values in rows of `n` with `out` output places,
-/// and that `k <= n`. A batch of no rows (`x` and the outputs empty) is fine for any `n`.
+/// Checks the shape of a batch of `x.len()` values in rows of `n` with `out` output places
+/// (not yet that `k <= n`: a NaN is the error before that, as for `top_k_into`). A batch of
+/// no rows (`x` and the outputs empty) is fine for any `n`.
 fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
     if idx != val {
         return Err(Error::LengthMismatch { idx, val });
@@ -35,16 +36,13 @@ fn shape(len: usize, n: usize, idx: usize, val: usize) -> Result<Shape, Error> {
     let Some(k) = idx.checked_div(rows).filter(|_| idx % rows.max(1) == 0) else {
         return Err(not_rows);
     };
-    if k > n {
-        return Err(Error::KTooLarge { k, n });
-    }
     Ok(Shape { n, k })
 }
 
 /// Checks a batch before anything is written: its shape ([`shape`]), then every row, the
-/// first bad row (by `first_bad_row`, given the rows and `n`) being the error. `None` if there
-/// is nothing to write (no rows, or `k == 0`), else the row length `n` and the entries per
-/// row `k > 0`.
+/// first bad row (by `first_bad_row`, given the rows and `n`) being the error, then that
+/// `k <= n`. `None` if there is nothing to write (no rows, or `k == 0`), else the row length
+/// `n` and the entries per row `k > 0`.
 pub(crate) fn check_batch<T: TotalRank>(
     x: &[T],
     n: usize,
@@ -58,6 +56,9 @@ pub(crate) fn check_batch<T: TotalRank>(
     }
     if let Some(err) = first_bad_row(x, n) {
         return Err(err);
+    }
+    if k > n {
+        return Err(Error::KTooLarge { k, n });
     }
     Ok((k > 0).then_some((n, k)))
 }
@@ -124,11 +125,12 @@ pub(crate) fn top_k_of_checked_row<T: TotalRank>(
 ///
 /// # Errors
 ///
-/// [`Error::LengthMismatch`] if `idx` and `val` differ in length; [`Error::NotRows`] if
-/// `x.len()` is not a multiple of `n` (or `n == 0` with values) or the outputs are not a
-/// multiple of the rows; [`Error::KTooLarge`] if `k > n`; [`Error::TooLong`] if a row has
-/// more than `u32::MAX + 1` values; [`Error::NotRankable`] with the flat position of the first
-/// NaN. Nothing is then written.
+/// In this order: [`Error::LengthMismatch`] if `idx` and `val` differ in length;
+/// [`Error::NotRows`] if `x.len()` is not a multiple of `n` (or `n == 0` with values) or the
+/// outputs are not a multiple of the rows; [`Error::TooLong`] if a row has more than
+/// `u32::MAX + 1` values; [`Error::NotRankable`] with the flat position of the first NaN,
+/// whatever `k` is (as [`top_k_into`](crate::top_k_into)); [`Error::KTooLarge`] if `k > n`.
+/// Nothing is then written.
 pub fn top_k_rows<T: TotalRank>(
     x: &[T],
     n: usize,

@@ -6,7 +6,7 @@ use crate::common;
 use common::{bits, oracle, zip_entries, F32_POOL};
 use proptest::prelude::*;
 use proptest::sample::select;
-use tinytopk::{top_k_rows, Error};
+use tinytopk::{top_k_into, top_k_rows, Error};
 
 const IDX_SENTINEL: u32 = 0xDEAD_BEEF;
 const VAL_SENTINEL: f32 = 12345.0;
@@ -108,6 +108,16 @@ fn shapes() {
     );
     // k = 4 > n = 3.
     assert_eq!(run(&x, 3, 8).0, Err(Error::KTooLarge { k: 4, n: 3 }));
+    // ... but a NaN is the error whatever k is, as for `top_k_into`.
+    let mut bad = x;
+    bad[4] = f32::NAN;
+    let (result, idx, val) = run(&bad, 3, 8);
+    assert_eq!(result, Err(Error::NotRankable { index: 4 }));
+    assert!(untouched(&idx, &val));
+    assert_eq!(
+        top_k_into(&bad[3..], &mut [0; 4], &mut [0.0; 4]),
+        Err(Error::NotRankable { index: 1 })
+    );
     // Buffers of different lengths.
     let (mut idx, mut val) = ([0_u32; 2], [0.0_f32; 4]);
     assert_eq!(
