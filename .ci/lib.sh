@@ -65,12 +65,12 @@ cargo_tool() {
     fi
 }
 
-# The firmwares' pinned compiler (embedded/rust-toolchain.toml names it, with the components
-# and targets the embedded scripts use), installed before anything runs beside the installs
-# (Miri, in .ci/platforms.sh); a no-op once it is there.
-embedded_toolchain() {
-    (cd "$(dirname "${BASH_SOURCE[0]}")/../embedded" && rustup toolchain install >/dev/null) ||
-        (cd "$(dirname "${BASH_SOURCE[0]}")/../embedded" && step rustup toolchain install)
+# The repository's pinned compiler (rust-toolchain.toml names it, with the components and
+# targets the scripts use), installed before anything runs beside the installs (Miri, in
+# .ci/platforms.sh); a no-op once it is there.
+pinned_toolchain() {
+    (cd "$(dirname "${BASH_SOURCE[0]}")/.." && rustup toolchain install >/dev/null) ||
+        (cd "$(dirname "${BASH_SOURCE[0]}")/.." && step rustup toolchain install)
 }
 
 # What Miri needs: the pinned nightly (`nightly`), and gcc-multilib, since criterion (a

@@ -8,8 +8,6 @@ cd "$(dirname "$0")/.."
 . .ci/lib.sh
 
 step rustup target add thumbv7em-none-eabihf thumbv6m-none-eabi
-# The firmwares' own compiler, pinned in embedded/rust-toolchain.toml.
-embedded_toolchain
 apt_install qemu-system-arm qemu-system-arm
 # The crate itself, for a core with neither an FPU nor atomics.
 step cargo build --target thumbv6m-none-eabi --no-default-features

@@ -11,9 +11,9 @@ cd "$(dirname "$0")/.."
 # nightly with all that any script uses of it, gcc-multilib), so that nothing installs while
 # it runs; it ends before the mutant shard, which changes src/ in place. In a session of its
 # own, so that a failure of the parts beside it stops it and all it started, and its output
-# so far is printed. The firmwares' pinned compiler is installed first too.
+# so far is printed. The repository's pinned compiler is installed first too.
 miri_prerequisites
-embedded_toolchain
+pinned_toolchain
 miri_log=$(mktemp)
 miri_start=$SECONDS
 setsid -w .ci/platforms-miri.sh >"$miri_log" 2>&1 &
