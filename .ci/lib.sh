@@ -69,8 +69,7 @@ cargo_tool() {
 # targets the scripts use), installed before anything runs beside the installs (Miri, in
 # .ci/platforms.sh); a no-op once it is there.
 pinned_toolchain() {
-    (cd "$(dirname "${BASH_SOURCE[0]}")/.." && rustup toolchain install >/dev/null) ||
-        (cd "$(dirname "${BASH_SOURCE[0]}")/.." && step rustup toolchain install)
+    (cd "$(dirname "${BASH_SOURCE[0]}")/.." && step rustup toolchain install)
 }
 
 # What Miri needs: the pinned nightly (`nightly`), and gcc-multilib, since criterion (a

@@ -506,21 +506,17 @@ impl Steps {
         };
         let mut probe = mid;
         for _ in 0..j {
-            let next = match toward_high {
-                true => T::rank_midpoint(&probe, high),
-                false => T::rank_midpoint(low, &probe),
+            // The half between the probe and the near end, whose midpoint is the next probe.
+            let (below, above) = match toward_high {
+                true => (&probe, high),
+                false => (low, &probe),
             };
-            let Some(next) = next else {
-                break;
-            };
-            let moved = match toward_high {
-                true => next.may_enter_above(&probe) && high.may_enter_above(&next),
-                false => probe.may_enter_above(&next) && next.may_enter_above(low),
-            };
-            if !moved {
-                break;
+            match T::rank_midpoint(below, above) {
+                Some(next) if next.may_enter_above(below) && above.may_enter_above(&next) => {
+                    probe = next;
+                }
+                _ => break,
             }
-            probe = next;
         }
         probe
     }
