@@ -60,7 +60,7 @@ impl Avx2 {
 
     /// The scan of an iterator compiled for AVX2, with this block test.
     #[inline]
-    pub(super) fn scan_iter<S, I>(
+    pub(super) fn scan_iter<S, I, const CHUNK: usize>(
         self,
         heap: &mut S,
         next: &mut u64,
@@ -73,7 +73,7 @@ impl Avx2 {
         I: Iterator<Item = S::Value>,
     {
         // SAFETY: `self` exists only if the CPU has AVX2.
-        unsafe { scan_iter_avx2(heap, next, values, band, give_up, self) }
+        unsafe { scan_iter_avx2::<_, _, CHUNK>(heap, next, values, band, give_up, self) }
     }
 
     /// The sample of an iterator compiled for AVX2.
@@ -189,7 +189,7 @@ where
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn scan_iter_avx2<S, I>(
+unsafe fn scan_iter_avx2<S, I, const CHUNK: usize>(
     heap: &mut S,
     next: &mut u64,
     values: I,
@@ -205,7 +205,7 @@ where
     let scan_chunk = |heap: &mut S, at, chunk: &[S::Value], band| unsafe {
         scan_chunk_avx2(heap, at, chunk, band, avx2)
     };
-    scan::scan_iter(heap, next, values, band, give_up, scan_chunk)
+    scan::scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up, scan_chunk)
 }
 
 /// [`scan::scan_chunk`] compiled for AVX2, called once per chunk of [`scan_iter_avx2`].

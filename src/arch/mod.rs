@@ -30,9 +30,9 @@ pub(crate) fn scan<S: Storage>(
     portable(heap, start, values)
 }
 
-/// [`scan::scan_iter`], through the fastest copy this CPU can run.
+/// [`scan::scan_iter`] by chunks of `CHUNK`, through the fastest copy this CPU can run.
 #[inline]
-pub(crate) fn scan_iter<S, I>(
+pub(crate) fn scan_iter<S, I, const CHUNK: usize>(
     heap: &mut S,
     next: &mut u64,
     values: I,
@@ -45,9 +45,9 @@ where
 {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
-        return avx2.scan_iter(heap, next, values, band, give_up);
+        return avx2.scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up);
     }
-    scan::scan_iter(heap, next, values, band, give_up, portable_chunk)
+    scan::scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up, portable_chunk)
 }
 
 /// [`scan::scan_chunk`] with the portable block test, called once per chunk of

@@ -112,8 +112,8 @@ pub(crate) mod tally {
 
 /// The longest slice that a full heap scans with its root as the only threshold, with no
 /// sample first: a chunk of a stream fed piece by piece by `extend_from_slice`, or of an
-/// iterator ([`ITER_CHUNK`]).
-const FULL_HEAP_SHORT: usize = ITER_CHUNK;
+/// iterator (the longest, [`ONE_PASS_CHUNK`]).
+const FULL_HEAP_SHORT: usize = ONE_PASS_CHUNK;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
@@ -475,10 +475,27 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 /// its last vector step (32 with AVX2: four vectors of eight) to a scalar loop. With 1,024 that
 /// loop copied 32 values a chunk, a tenth of `try_extend`'s time on a row of logits; with
 /// 1,025 it copies one.
-const ITER_CHUNK: usize = 1025;
+pub(crate) const ITER_CHUNK: usize = 1025;
+
+/// The longer chunk of the one pass of `try_extend` (k at most 64, the root of the heap its
+/// only threshold): 4,097 values (16 KB for `f32`) on a 64-bit target, [`ITER_CHUNK`] on
+/// others (a microcontroller's stack, wasm32). The pass scans its first chunk as a slice, with
+/// a floor from a sample of the chunk, and each later one against the root, which is then the
+/// k-th best of the values before it: on a row in random order the value at position i beats
+/// it with probability about k/i, so after a first chunk of c values the pass replaces the
+/// root about k·ln(n/c) times, and a chunk four times as long spares about k·ln 4 of them
+/// (70 at k = 50, out of about 250 at n = 49,152), each a sift of the heap. It serves where
+/// that outweighs the cost of its larger buffer (`extend`'s `long_chunks`: k at least 32 and
+/// an iterator that says it is longer than [`ITER_CHUNK`]). Chunks of 8,193 were slower
+/// than 1,025 at every n (32 KB, the first level cache of the machine).
+pub(crate) const ONE_PASS_CHUNK: usize = if cfg!(target_pointer_width = "64") {
+    4097
+} else {
+    ITER_CHUNK
+};
 
 /// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
-/// chunks of [`ITER_CHUNK`] buffered on the stack, each scanned as a slice by `scan_chunk`
+/// chunks of `CHUNK` values ([`ITER_CHUNK`] or [`ONE_PASS_CHUNK`]) buffered on the stack, each scanned as a slice by `scan_chunk`
 /// (a call of [`scan_chunk`] compiled for the vector unit at hand), `*next` moving past each.
 /// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
 /// the values before it.
@@ -499,7 +516,7 @@ const ITER_CHUNK: usize = 1025;
 /// with the scan inlined beside it, the iterator was kept in memory and the copy of a mapped
 /// iterator ran at half the width.
 #[inline(always)]
-pub(crate) fn scan_iter<S, I>(
+pub(crate) fn scan_iter<S, I, const CHUNK: usize>(
     heap: &mut S,
     next: &mut u64,
     mut values: I,
@@ -517,7 +534,7 @@ where
         (low, Some(high)) if low == high => Some(next.saturating_add(low as u64)),
         _ => None,
     };
-    let Some(mut chunks) = Chunks::new(&mut values) else {
+    let Some(mut chunks) = Chunks::<_, CHUNK>::new(&mut values) else {
         return Ok(false);
     };
     let start = *next;
@@ -561,32 +578,30 @@ pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     }
 }
 
-/// A buffer on the stack for an iterator's values, filled a chunk of [`ITER_CHUNK`] at a
-/// time. The iterator is not in it: each call lends it, so that the compiler can keep the
+/// A buffer on the stack for an iterator's values, filled a chunk of `N` at a time. The iterator is not in it: each call lends it, so that the compiler can keep the
 /// iterator in registers while it fills the buffer (held beside it, the iterator was stored
 /// and loaded again for every value).
-pub(crate) struct Chunks<T> {
-    chunk: [T; ITER_CHUNK],
+pub(crate) struct Chunks<T, const N: usize> {
+    chunk: [T; N],
     /// Values already in the chunk before the next is filled: the first value, at the start.
     len: usize,
     /// Whether the iterator has ended.
     done: bool,
 }
 
-impl<T: Copy> Chunks<T> {
+impl<T: Copy, const N: usize> Chunks<T, N> {
     /// A buffer for the values of `values`, holding its first one; `None` if it has none.
     #[inline(always)]
     pub(crate) fn new(values: &mut impl Iterator<Item = T>) -> Option<Self> {
         let first = values.next()?;
         Some(Chunks {
-            chunk: [first; ITER_CHUNK],
+            chunk: [first; N],
             len: 1,
             done: false,
         })
     }
 
-    /// The next chunk of `values` (the iterator the buffer was made for): [`ITER_CHUNK`]
-    /// values, fewer in the last one; `None` after it. An iterator that has ended is not run
+    /// The next chunk of `values` (the iterator the buffer was made for): `N` values, fewer in the last one; `None` after it. An iterator that has ended is not run
     /// again.
     #[inline(always)]
     pub(crate) fn next_chunk(&mut self, values: &mut impl Iterator<Item = T>) -> Option<&[T]> {
@@ -605,7 +620,7 @@ impl<T: Copy> Chunks<T> {
             *slot = value;
             len += 1;
         }
-        self.done = len < ITER_CHUNK;
+        self.done = len < N;
         self.len = 0;
         self.chunk.get(..len).filter(|chunk| !chunk.is_empty())
     }
@@ -636,7 +651,7 @@ mod tests {
         use crate::SliceTopK;
         let n = 20_011;
         for k in [1, 7, 50, 64] {
-            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, ITER_CHUNK));
+            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, ONE_PASS_CHUNK));
             for (name, x) in data::shapes(n, k) {
                 let want = oracle_bits(&x, k);
                 for exact in [true, false] {

@@ -141,7 +141,7 @@ pub(crate) fn iter_guess<T: TotalRank>(
     let stride = count / s.max(1);
     let mut best = Limited::<T, MAX_RANK>::new(r);
     let mut stretch = 0;
-    let Some(mut chunks) = super::Chunks::new(&mut values) else {
+    let Some(mut chunks) = super::Chunks::<_, { super::ITER_CHUNK }>::new(&mut values) else {
         return found;
     };
     // The root of the sample's heap once it is full: a sampled value that cannot beat it is

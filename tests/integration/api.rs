@@ -14,13 +14,15 @@ use tinytopk::{Entry, Error, SliceTopK, TopK};
 const IDX_SENTINEL: u32 = 0xDEAD_BEEF;
 const VAL_SENTINEL: f32 = 12345.0;
 
-/// Rows longer than a chunk of `try_extend` (1025 values) and than its stack copy's bound.
+/// Rows longer than a chunk of `try_extend` (1,025 values, and 4,097 in the one pass of a
+/// 64-bit target) and than its stack copy's bound.
 fn long_rows(rng: &mut Rng) -> Vec<Vec<f32>> {
     let lens: &[usize] = if cfg!(miri) {
         &[0, 1, 70, 300]
     } else {
         &[
-            0, 1, 63, 64, 65, 1023, 1024, 1025, 1026, 2048, 2050, 2051, 3000, 5000,
+            0, 1, 63, 64, 65, 1023, 1024, 1025, 1026, 2048, 2050, 2051, 3000, 4096, 4097, 4098,
+            5000, 8194, 8195,
         ]
     };
     let mut rows = Vec::new();
@@ -98,7 +100,7 @@ fn try_extend_of_a_mapped_row_is_the_oracle_of_the_mapped_row() {
 /// (in the chunk of the NaN, or before it) and feed the row again from a sample.
 #[test]
 fn a_rejected_try_extend_writes_nothing() {
-    let n = if cfg!(miri) { 300 } else { 3000 };
+    let n = if cfg!(miri) { 300 } else { 8200 };
     let rising: Vec<f32> = (0..n).map(|i| i as f32).collect();
     for x in [normal_logits(n, 5), rising] {
         rejected_try_extend_writes_nothing(&x);
@@ -111,7 +113,8 @@ fn rejected_try_extend_writes_nothing(x: &[f32]) {
         &[0, n - 1]
     } else {
         &[
-            0, 1, 63, 1023, 1024, 1025, 1026, 1500, 2047, 2048, 2050, 2051, 2999,
+            0, 1, 63, 1023, 1024, 1025, 1026, 1500, 2047, 2048, 2050, 2051, 4096, 4097, 4098, 8193,
+            8194, 8199,
         ]
     };
     for &at in places {
@@ -287,7 +290,13 @@ fn a_small_heap_runs_its_iterator_once_unless_a_later_chunk_defeats_it() {
     // Without `fast`, every iterator is run twice: to check it, then to feed it.
     let once = if cfg!(feature = "fast") { 1.0 } else { 2.0 };
     let low = vec![-10.0_f32; 100];
-    for len in [300, 1_024, 1_025, 2_048, 2_050] {
+    // The one pass's chunk: 4,097 values on a 64-bit target, 1,025 on others.
+    let c = if cfg!(target_pointer_width = "64") {
+        4_097
+    } else {
+        1_025
+    };
+    for len in [300, c - 1, c, 2 * c - 2, 2 * c] {
         let rising: Vec<f32> = (0..len).map(|i| i as f32).collect();
         assert_eq!(runs_of_try_extend(&low, &rising), once, "rising, {len}");
     }
