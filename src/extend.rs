@@ -94,14 +94,18 @@ mod fast {
     const LONG_CHUNK_MIN_K: usize = 32;
 
     /// Whether the one pass of [`extend_iter`] reads `values` by chunks of [`ONE_PASS_CHUNK`]
-    /// (else [`ITER_CHUNK`]): where the iterator says it is longer than the shorter chunk, and
-    /// k is at least [`LONG_CHUNK_MIN_K`]. Four times as long, a chunk spares about k·ln 4
-    /// sifts of the heap on a row in random order (`scan::ONE_PASS_CHUNK`), and its buffer,
-    /// filled before the copy, costs about 0.3 µs more to set up, the time of some 25 sifts:
-    /// on normal logits of n = 4,096 `try_extend` took 0.85 µs with the shorter chunk and 1.1
-    /// with the longer at k = 8, 2.1 and 1.9 at k = 32.
-    fn long_chunks<I: Iterator>(k: usize, values: &I) -> bool {
-        ONE_PASS_CHUNK > ITER_CHUNK && k >= LONG_CHUNK_MIN_K && values.size_hint().0 > ITER_CHUNK
+    /// (else [`ITER_CHUNK`]): where the target has them, the values take at most 4 bytes
+    /// (16 KB of stack for the buffer), k is at least [`LONG_CHUNK_MIN_K`], and the iterator
+    /// says it holds more than [`ITER_CHUNK`] values. A first chunk four times as long spares
+    /// about k·ln 4 sifts of the heap on a row in random order (`scan::ONE_PASS_CHUNK`), and
+    /// its buffer, filled before the copy, costs about 0.3 µs more to set up, the time of
+    /// some 25 sifts: on normal logits of n = 4,096 `try_extend` took 0.85 µs with the
+    /// shorter chunk and 1.1 with the longer at k = 8, 2.1 and 1.9 at k = 32.
+    fn long_chunks<T, I: Iterator>(k: usize, values: &I) -> bool {
+        ONE_PASS_CHUNK > ITER_CHUNK
+            && size_of::<T>() <= 4
+            && k >= LONG_CHUNK_MIN_K
+            && values.size_hint().0 > ITER_CHUNK
     }
 
     /// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`]
@@ -215,7 +219,7 @@ mod fast {
         copy_into(&mut scratch, heap);
         let mut at = *next;
         let run = values.clone();
-        let passed = if long_chunks(heap.capacity(), &values) {
+        let passed = if long_chunks::<S::Value, _>(heap.capacity(), &values) {
             arch::scan_iter::<_, _, ONE_PASS_CHUNK>(&mut scratch, &mut at, run, Band::ALL, true)
         } else {
             arch::scan_iter::<_, _, ITER_CHUNK>(&mut scratch, &mut at, run, Band::ALL, true)

@@ -111,9 +111,9 @@ pub(crate) mod tally {
 }
 
 /// The longest slice that a full heap scans with its root as the only threshold, with no
-/// sample first: a chunk of a stream fed piece by piece by `extend_from_slice`, or of an
-/// iterator (the longest, [`ONE_PASS_CHUNK`]).
-const FULL_HEAP_SHORT: usize = ONE_PASS_CHUNK;
+/// sample first: a chunk of a stream fed piece by piece by `extend_from_slice` (an iterator's
+/// chunks are scanned so whatever their length: [`scan_chunk`]).
+const FULL_HEAP_SHORT: usize = ITER_CHUNK;
 
 /// The values a pass takes: those strictly above `floor` (all if `None`) and not above
 /// `ceiling` (all if `None`).
@@ -478,25 +478,28 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 pub(crate) const ITER_CHUNK: usize = 1025;
 
 /// The longer chunk of the one pass of `try_extend` (k at most 64, the root of the heap its
-/// only threshold): 4,097 values (16 KB for `f32`) on a 64-bit target, [`ITER_CHUNK`] on
-/// others (a microcontroller's stack, wasm32). The pass scans its first chunk as a slice, with
-/// a floor from a sample of the chunk, and each later one against the root, which is then the
-/// k-th best of the values before it: on a row in random order the value at position i beats
-/// it with probability about k/i, so after a first chunk of c values the pass replaces the
-/// root about k·ln(n/c) times, and a chunk four times as long spares about k·ln 4 of them
-/// (70 at k = 50, out of about 250 at n = 49,152), each a sift of the heap. It serves where
-/// that outweighs the cost of its larger buffer (`extend`'s `long_chunks`: k at least 32 and
-/// an iterator that says it is longer than [`ITER_CHUNK`]). Chunks of 8,193 were slower
+/// only threshold): 4,097 values (16 KB for `f32`) on a 64-bit target with an operating
+/// system (a host's stack), [`ITER_CHUNK`] on others (a microcontroller, wasm32, a kernel).
+/// The pass scans its first chunk as a slice, with a floor from a sample of the chunk, and
+/// each later one against the root, which is then the k-th best of the values before it: on
+/// a row in random order the value at position i beats it with probability about k/i, so
+/// with a first chunk of c values about k + k·ln(n/c) values enter the heap, and a first
+/// chunk four times as long spares about k·ln 4 of them (70 at k = 50, out of about 250 at
+/// n = 49,152), each a sift of the heap. It serves where that outweighs the cost of its
+/// larger buffer (`extend`'s `long_chunks`: values of at most 4 bytes, k at least 32, and an
+/// iterator that says it holds more than [`ITER_CHUNK`] values). Chunks of 8,193 were slower
 /// than 1,025 at every n (32 KB, the first level cache of the machine).
-pub(crate) const ONE_PASS_CHUNK: usize = if cfg!(target_pointer_width = "64") {
-    4097
-} else {
-    ITER_CHUNK
-};
+pub(crate) const ONE_PASS_CHUNK: usize =
+    if cfg!(all(target_pointer_width = "64", not(target_os = "none"))) {
+        4097
+    } else {
+        ITER_CHUNK
+    };
 
 /// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
-/// chunks of `CHUNK` values ([`ITER_CHUNK`] or [`ONE_PASS_CHUNK`]) buffered on the stack, each scanned as a slice by `scan_chunk`
-/// (a call of [`scan_chunk`] compiled for the vector unit at hand), `*next` moving past each.
+/// chunks of `CHUNK` values ([`ITER_CHUNK`] or [`ONE_PASS_CHUNK`]) buffered on the stack,
+/// each scanned as a slice by `scan_chunk` (a call of [`scan_chunk`] compiled for the vector
+/// unit at hand), `*next` moving past each.
 /// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
 /// the values before it.
 ///
@@ -557,8 +560,11 @@ where
 }
 
 /// One chunk of [`scan_iter`] (stream positions `at..`), and whether a pass spent its budget:
-/// every value by [`scan`], those of a narrower band by [`take_band`] (which leaves a heap
-/// that is not full in no order: [`scan_iter`] builds it once, after its last chunk).
+/// every value into a full heap by [`take_band`] with its root as the only threshold, as
+/// [`scan`] takes a short slice, whatever the chunk's length (the root is the k-th best of
+/// the values before the chunk, which a sample of the chunk alone would not beat); into a
+/// heap being filled, by [`scan`]; those of a narrower band by [`take_band`] (which leaves a
+/// heap that is not full in no order: [`scan_iter`] builds it once, after its last chunk).
 #[inline(always)]
 pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     heap: &mut S,
@@ -568,7 +574,12 @@ pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     test: B,
 ) -> Result<bool, Error> {
     check_len(at, chunk.len())?;
-    if band.floor.is_none() && band.ceiling.is_none() {
+    let every_value = band.floor.is_none() && band.ceiling.is_none();
+    let full = heap.capacity() > 0 && heap.len() == heap.capacity();
+    if every_value && full {
+        take_band::<_, _, true>(heap, at, chunk, band, test)
+    } else if every_value {
+        // A heap being filled, or none (k = 0, where a NaN is still an error).
         scan(heap, at, chunk, test).map(Scanned::spent)
     } else if heap.capacity() > 0 {
         take_band::<_, _, false>(heap, at, chunk, band, test)
@@ -578,9 +589,10 @@ pub(crate) fn scan_chunk<S: Storage, B: BlockTest>(
     }
 }
 
-/// A buffer on the stack for an iterator's values, filled a chunk of `N` at a time. The iterator is not in it: each call lends it, so that the compiler can keep the
-/// iterator in registers while it fills the buffer (held beside it, the iterator was stored
-/// and loaded again for every value).
+/// A buffer on the stack for an iterator's values, filled a chunk of `N` at a time. The
+/// iterator is not in it: each call lends it, so that the compiler can keep the iterator in
+/// registers while it fills the buffer (held beside it, the iterator was stored and loaded
+/// again for every value).
 pub(crate) struct Chunks<T, const N: usize> {
     chunk: [T; N],
     /// Values already in the chunk before the next is filled: the first value, at the start.
@@ -601,8 +613,8 @@ impl<T: Copy, const N: usize> Chunks<T, N> {
         })
     }
 
-    /// The next chunk of `values` (the iterator the buffer was made for): `N` values, fewer in the last one; `None` after it. An iterator that has ended is not run
-    /// again.
+    /// The next chunk of `values` (the iterator the buffer was made for): `N` values, fewer
+    /// in the last one; `None` after it. An iterator that has ended is not run again.
     #[inline(always)]
     pub(crate) fn next_chunk(&mut self, values: &mut impl Iterator<Item = T>) -> Option<&[T]> {
         if self.done {
@@ -651,7 +663,9 @@ mod tests {
         use crate::SliceTopK;
         let n = 20_011;
         for k in [1, 7, 50, 64] {
-            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, ONE_PASS_CHUNK));
+            // The chunk `extend`'s `long_chunks` takes for these `f32` rows, longer than one.
+            let chunk = if k >= 32 { ONE_PASS_CHUNK } else { ITER_CHUNK };
+            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, chunk));
             for (name, x) in data::shapes(n, k) {
                 let want = oracle_bits(&x, k);
                 for exact in [true, false] {

@@ -221,6 +221,41 @@ fn an_iterator_longer_than_its_size_hint_is_too_long_all_the_same() {
     }
 }
 
+/// An iterator that says it holds more values than it yields (10,000 for 10, or 3,000): the
+/// hint chooses only how it is read (a longer chunk with k from 32 on a 64-bit host, a
+/// sample), and the answer is the oracle's, for k within the stack copy and beyond it.
+#[test]
+fn an_iterator_that_says_it_holds_more_is_read_to_its_end() {
+    #[derive(Clone)]
+    struct Boaster<'a>(core::slice::Iter<'a, f32>, usize);
+    impl Iterator for Boaster<'_> {
+        type Item = f32;
+        fn next(&mut self) -> Option<f32> {
+            self.0.next().copied()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.1, Some(self.1))
+        }
+    }
+    let x = normal_logits(2_000, 3);
+    for (len, says) in [(10, 10_000), (2_000, 3_000), (2_000, 10_000)] {
+        let row = &x[..len];
+        for k in [8, 50, 100] {
+            let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+            let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+            top.try_extend(Boaster(row.iter(), says)).unwrap();
+            assert_eq!(top.stream_len(), len as u64);
+            let (i, v) = top.into_sorted();
+            let want = bits(&oracle(row, k.min(len)).unwrap());
+            assert_eq!(
+                bits(&zip_entries(i, v)),
+                want,
+                "k = {k}, {len} values, says {says}"
+            );
+        }
+    }
+}
+
 /// An endless iterator whose `size_hint` says it holds 5 values, 5,000 (enough to be sampled
 /// in its checking run) or `usize::MAX`, with 10,000 positions left: too long, and nothing kept,
 /// however many times it is run (its bound is not trusted to end a run), for k within the
@@ -245,8 +280,10 @@ fn an_endless_iterator_that_says_it_ends_is_too_long() {
         (8_usize, 5),
         (100, 5),
         (8, 5_000),
+        (50, 5_000),
         (100, 5_000),
         (8, usize::MAX),
+        (50, usize::MAX),
     ] {
         let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
         let mut top = SliceTopK::with_offset(&mut idx, &mut val, base).unwrap();
@@ -261,11 +298,11 @@ fn an_endless_iterator_that_says_it_ends_is_too_long() {
 }
 
 /// How many times `try_extend` runs a mapped row (values pulled, over its length), into a
-/// `TopK<f32, 50>` that already holds `before`.
-fn runs_of_try_extend(before: &[f32], row: &[f32]) -> f64 {
+/// `TopK<f32, K>` that already holds `before`.
+fn runs_of_try_extend<const K: usize>(before: &[f32], row: &[f32]) -> f64 {
     use core::cell::Cell;
     let pulled = Cell::new(0_usize);
-    let mut top = TopK::<f32, 50>::new();
+    let mut top = TopK::<f32, K>::new();
     top.extend_from_slice(before).unwrap();
     let counted = row.iter().map(|&v| {
         pulled.set(pulled.get() + 1);
@@ -274,7 +311,7 @@ fn runs_of_try_extend(before: &[f32], row: &[f32]) -> f64 {
     top.try_extend(counted).unwrap();
     let mut all = before.to_vec();
     all.extend_from_slice(row);
-    assert_eq!(bits(&top.sorted()), bits(&oracle(&all, 50).unwrap()));
+    assert_eq!(bits(&top.sorted()), bits(&oracle(&all, K).unwrap()));
     pulled.get() as f64 / row.len() as f64
 }
 
@@ -283,28 +320,52 @@ fn runs_of_try_extend(before: &[f32], row: &[f32]) -> f64 {
 /// one run, and so is a row of logits fed into a heap already full of lower values (whose
 /// first chunk replaces the root as a heap being filled does). A long rising row gives up
 /// after its second chunk: it is run about three times (the one pass's two chunks, a run
-/// to check and sample, one to feed). Without `fast`: two runs each.
+/// to check and sample, one to feed). Without `fast`: two runs each. The chunks are the
+/// long ones (4,097 values, on a 64-bit host) at k = 50 and the short ones (1,025) at k = 8;
+/// at the edge of the rule, a rising row of three short chunks is one long chunk at k = 32,
+/// and gives up at its second short chunk at k = 31.
 #[test]
 #[cfg_attr(miri, ignore = "rows of logits long enough for many chunks")]
 fn a_small_heap_runs_its_iterator_once_unless_a_later_chunk_defeats_it() {
     // Without `fast`, every iterator is run twice: to check it, then to feed it.
     let once = if cfg!(feature = "fast") { 1.0 } else { 2.0 };
     let low = vec![-10.0_f32; 100];
-    // The one pass's chunk: 4,097 values on a 64-bit target, 1,025 on others.
-    let c = if cfg!(target_pointer_width = "64") {
+    // The one pass's chunks, as `scan::ONE_PASS_CHUNK` and `extend::long_chunks` choose them
+    // (the tests run on hosts: a 64-bit target here has an operating system).
+    let short = 1_025;
+    let long = if cfg!(target_pointer_width = "64") {
         4_097
     } else {
-        1_025
+        short
     };
-    for len in [300, c - 1, c, 2 * c - 2, 2 * c] {
-        let rising: Vec<f32> = (0..len).map(|i| i as f32).collect();
-        assert_eq!(runs_of_try_extend(&low, &rising), once, "rising, {len}");
+    let rising = |len: usize| -> Vec<f32> { (0..len).map(|i| i as f32).collect() };
+    for len in [300, long - 1, long, 2 * long - 2, 2 * long] {
+        let runs = runs_of_try_extend::<50>(&low, &rising(len));
+        assert_eq!(runs, once, "rising, k = 50, {len}");
+    }
+    for len in [300, short - 1, short, 2 * short - 2, 2 * short] {
+        let runs = runs_of_try_extend::<8>(&low, &rising(len));
+        assert_eq!(runs, once, "rising, k = 8, {len}");
+    }
+    if cfg!(feature = "fast") {
+        let at_31 = runs_of_try_extend::<31>(&[], &rising(3 * short));
+        let at_32 = runs_of_try_extend::<32>(&[], &rising(3 * short));
+        assert!(at_31 > 2.0, "k = 31: {at_31} runs");
+        if long > short {
+            assert_eq!(at_32, 1.0, "k = 32");
+        } else {
+            assert!(at_32 > 2.0, "k = 32: {at_32} runs");
+        }
     }
     let logits = normal_logits(151_936, 11);
-    assert_eq!(runs_of_try_extend(&low[..50], &logits), once, "logits");
-    assert_eq!(runs_of_try_extend(&[], &logits), once, "logits, empty heap");
-    let rising: Vec<f32> = (0..100_000).map(|i| i as f32).collect();
-    let runs = runs_of_try_extend(&[], &rising);
+    assert_eq!(
+        runs_of_try_extend::<50>(&low[..50], &logits),
+        once,
+        "logits"
+    );
+    let runs = runs_of_try_extend::<50>(&[], &logits);
+    assert_eq!(runs, once, "logits, empty heap");
+    let runs = runs_of_try_extend::<50>(&[], &rising(100_000));
     assert!((2.0..3.1).contains(&runs), "rising: {runs} runs");
 }
 
