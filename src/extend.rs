@@ -96,16 +96,19 @@ mod fast {
     /// Whether the one pass of [`extend_iter`] reads `values` by chunks of [`ONE_PASS_CHUNK`]
     /// (else [`ITER_CHUNK`]): where the target has them, the values take at most 4 bytes
     /// (16 KB of stack for the buffer), k is at least [`LONG_CHUNK_MIN_K`], and the iterator
-    /// says it holds more than [`ITER_CHUNK`] values. A first chunk four times as long spares
-    /// about k·ln 4 sifts of the heap on a row in random order (`scan::ONE_PASS_CHUNK`), and
-    /// its buffer, filled before the copy, costs about 0.3 µs more to set up, the time of
-    /// some 25 sifts: on normal logits of n = 4,096 `try_extend` took 0.85 µs with the
-    /// shorter chunk and 1.1 with the longer at k = 8, 2.1 and 1.9 at k = 32.
+    /// says it holds at least two chunks of [`ITER_CHUNK`]. A first chunk of n values rather
+    /// than 1,025 spares about k·ln(n/1,025) sifts of the heap on a row in random order (k·ln 4
+    /// for a full one: `scan::ONE_PASS_CHUNK`), and its buffer, filled before the copy, costs
+    /// about 0.3 µs more to set up, the time of some 25 sifts: about what it spares at k = 32
+    /// and n = 2,050 (32·ln 2, 22 sifts).
+    /// On normal logits of n = 4,096 `try_extend` took 0.85 µs with the shorter chunk and 1.1
+    /// with the longer at k = 8, 2.1 and 1.9 at k = 32; at k = 50, n = 1,500 2.3 and 2.5,
+    /// n = 2,000 2.5 and 1.5.
     fn long_chunks<T, I: Iterator>(k: usize, values: &I) -> bool {
         ONE_PASS_CHUNK > ITER_CHUNK
             && size_of::<T>() <= 4
             && k >= LONG_CHUNK_MIN_K
-            && values.size_hint().0 > ITER_CHUNK
+            && values.size_hint().0 >= 2 * ITER_CHUNK
     }
 
     /// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`]

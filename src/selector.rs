@@ -180,8 +180,8 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// [`SliceTopK`]'s can be any size), never one of the values. So the iterator must be
     /// [`Clone`] and may be run more than once, each run by chunks buffered on the stack
     /// (1,025 values, 4 KB for `f32`; on a 64-bit host, with k from 32 to 64, the one pass
-    /// below reads values of at most 4 bytes from an iterator that says it holds more by
-    /// chunks of 4,097, 16 KB, which spare it sifts of the heap).
+    /// below reads values of at most 4 bytes from an iterator that says it holds 2,050 or more
+    /// by chunks of 4,097, 16 KB, which spare it sifts of the heap).
     /// With k at most 64 the heap is copied to the stack and the iterator runs once (a clone
     /// runs again only to name an error), with the heap's root as the only threshold, unless
     /// a chunk after the first replaces the root more than k/2 + 128 times (a row whose order

@@ -487,7 +487,7 @@ pub(crate) const ITER_CHUNK: usize = 1025;
 /// chunk four times as long spares about k·ln 4 of them (70 at k = 50, out of about 250 at
 /// n = 49,152), each a sift of the heap. It serves where that outweighs the cost of its
 /// larger buffer (`extend`'s `long_chunks`: values of at most 4 bytes, k at least 32, and an
-/// iterator that says it holds more than [`ITER_CHUNK`] values). Chunks of 8,193 were slower
+/// iterator that says it holds at least twice [`ITER_CHUNK`]). Chunks of 8,193 were slower
 /// than 1,025 at every n (32 KB, the first level cache of the machine).
 pub(crate) const ONE_PASS_CHUNK: usize =
     if cfg!(all(target_pointer_width = "64", not(target_os = "none"))) {
