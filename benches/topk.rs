@@ -100,8 +100,8 @@ fn at_depth<const PAD: usize, R>(f: impl FnOnce() -> R) -> R {
 
 /// Eight stack depths 512 bytes apart, taken in turn, one a call. `try_extend` copies the
 /// iterator's values into a buffer on the stack as it reads the row, and its time depends on
-/// where that buffer falls against the row modulo 4 KiB (a false dependence of the row's
-/// loads on the buffer's stores: one row and one build took from 7.9 to 9.8 µs at n = 49,152
+/// where that buffer falls against the row modulo 4 KiB (as if the row's loads depended
+/// falsely on the buffer's stores: one row and one build took from 7.9 to 9.8 µs at n = 49,152
 /// and k = 50 at eight such depths). One depth is one draw of that; the lines that are
 /// compared with each other (`extend_from_slice` and both `try_extend`) take the mean of
 /// eight, which is what a caller at an arbitrary depth pays.
