@@ -68,3 +68,13 @@ pub(crate) fn bits(idx: &[u32], val: &[f32]) -> Vec<(u32, u32)> {
         .map(|(&i, v)| (i, v.to_bits()))
         .collect()
 }
+
+/// A xorshift generator of `u32` from `seed` (not zero): the unit tests' random rows.
+pub(crate) fn xorshift(mut seed: u32) -> impl FnMut() -> u32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    }
+}

@@ -1,9 +1,12 @@
 //! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! With the `fast` feature, 512 kept `f32` entries or more are first spread into buckets by
-//! the leading bits of their keys where that pays ([`radix::spread`]), and each bucket is then
-//! sorted as a range of its own. The sort of a range is a quicksort (introsort), which at
-//! large k takes about half the
+//! With the `fast` feature, on a host ([`crate::HOST_STACK`]) a range of 128 to 4,096 kept
+//! `f32` entries is radix sorted by value through a buffer on the stack ([`radix::by_key`]:
+//! O(k) whatever the values), and each run of equal values then by index (the same passes
+//! on the index where the run is long, else the quicksort). A longer range, or any on a
+//! microcontroller, is first spread into buckets by the leading bits of its keys where that
+//! pays ([`radix::spread`]), and each bucket is then sorted as a range of its own. The sort
+//! of a range otherwise is a quicksort (introsort), which at large k takes about half the
 //! time of a heap sort of the same entries: fewer comparisons, and each partition reads the
 //! entries in order. Entries already in order, best first or worst first, cost one pass (a
 //! full sort of a row that is already in order, as `top_k_into` with k = n is, need not be n
@@ -108,6 +111,10 @@ const SPREAD_LEVELS: u32 = 16;
 /// the quicksort: O(k) for `f32` entries spread out, O(16·k + k log k) at worst.
 #[cfg(feature = "fast")]
 fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: u32) {
+    if radix::by_key::<_, false>(heap, lo, hi) {
+        order_ties(heap, lo, hi);
+        return;
+    }
     let digits = match levels {
         0 => None,
         _ => radix::spread(heap, lo, hi),
@@ -121,6 +128,34 @@ fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: 
         let end = radix::bucket_end(heap, at, hi, digits).min(hi);
         spread_and_quicksort(heap, at, end, levels - 1);
         at = end;
+    }
+}
+
+/// Orders by index each run of equal values at `lo..hi`, which are sorted by value best
+/// first: by the radix passes on the index ([`radix::by_key`]) where they serve, else by the
+/// quicksort, which orders equal values so. One read of the range where the values differ;
+/// O(r) for a run of r (O(r log r) beyond the passes' reach).
+#[cfg(feature = "fast")]
+fn order_ties<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
+    let mut start = lo;
+    while let Some(first) = heap.get(start).filter(|_| start < hi) {
+        let mut end = start + 1;
+        while end < hi
+            && heap
+                .get(end)
+                .is_some_and(|e| !first.value.may_enter_above(&e.value))
+        {
+            end += 1;
+        }
+        if end - start > 1 && !radix::by_key::<_, true>(heap, start, end) {
+            quicksort(
+                heap,
+                start,
+                end,
+                2 * (usize::BITS - (end - start).leading_zeros()),
+            );
+        }
+        start = end;
     }
 }
 
@@ -424,7 +459,7 @@ mod tests {
     use super::*;
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
-    use crate::testing::{oracle, F32_EDGES};
+    use crate::testing::{oracle, xorshift, F32_EDGES};
 
     /// [`sort`] of entries in any order: without `fast` the sort takes a heap, so the
     /// entries are made one first.
@@ -457,7 +492,7 @@ mod tests {
     #[test]
     fn every_path_sorts_best_first_with_ties_by_index() {
         let mut rows: Vec<Vec<i32>> = Vec::new();
-        let mut x = 0x2545_F491_u32;
+        let mut next = xorshift(0x2545_F491);
         // Under Miri (slow): each path once, 65 long enough to partition with the ninther.
         let lens: &[usize] = if cfg!(miri) {
             &[0, 1, 17, 65]
@@ -469,16 +504,7 @@ mod tests {
             rows.push((0..len).map(|i| -(i as i32)).collect());
             rows.push((0..len).map(|i| i.min(len - 1 - i) as i32).collect());
             rows.push(std::vec![7; len]);
-            rows.push(
-                (0..len)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 17;
-                        x ^= x << 5;
-                        (x % 5) as i32
-                    })
-                    .collect(),
-            );
+            rows.push((0..len).map(|_| (next() % 5) as i32).collect());
         }
         // In order but for the last entry, one way and the other.
         rows.push((0..100).map(|i| if i == 99 { 1000 } else { i }).collect());
@@ -509,13 +535,7 @@ mod tests {
 
     #[test]
     fn edge_values_and_ties_sort_as_the_oracle() {
-        let mut x = 0x9E37_79B9_u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift(0x9E37_79B9_u32);
         let edges: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
         let lens: &[usize] = if cfg!(miri) {
             &[100]
@@ -605,6 +625,127 @@ mod tests {
                         assert_eq!(row_run(&row), want, "{}", name("row_run"));
                         assert_eq!(run(&storage, row.len()), want, "{}", name("run"));
                     }
+                }
+            }
+        }
+    }
+
+    /// The final sort of kept entries in any order (shuffled), where the radix passes serve
+    /// (`radix::by_key`: 128 to 4,096 entries on a host) and at their edges, in both storages
+    /// (an array of entries, caller buffers) and both orders (largest first, smallest first
+    /// through `Reversed`): the oracle's order to the bit, on tie-heavy rows (edge values,
+    /// both zeros, a long run of -inf as masked logits leave, one value, two values). And the
+    /// passes by value alone: best first, equal values in the order they came in.
+    #[cfg(feature = "fast")]
+    #[test]
+    fn kept_entries_in_any_order_sort_as_the_oracle_around_the_passes() {
+        use crate::heap::storage::{Reversed, Slices};
+        use core::cmp::Reverse;
+        let mut next = xorshift(0x6A09_E667_u32);
+        let edges: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
+        let lens: &[usize] = if cfg!(miri) {
+            &[130]
+        } else {
+            &[127, 128, 129, 512, 513, 1000, 4095, 4096, 4097, 5000]
+        };
+        let bits = |e: &mut dyn Iterator<Item = (u32, f32)>| -> Vec<(u32, u32)> {
+            e.map(|(index, value)| (index, value.to_bits())).collect()
+        };
+        for &len in lens {
+            let mut rows: Vec<Vec<f32>> = Vec::new();
+            rows.push(
+                (0..len)
+                    .map(|_| edges[next() as usize % edges.len()])
+                    .collect(),
+            );
+            rows.push(
+                (0..len)
+                    .map(|_| match next() % 16 {
+                        0 => edges[next() as usize % edges.len()],
+                        _ => (next() % 100_000) as f32 / 7.0 - 5000.0,
+                    })
+                    .collect(),
+            );
+            rows.push(
+                (0..len)
+                    .map(|_| match next() % 8 {
+                        0 => (next() % 1000) as f32 / 64.0,
+                        _ => f32::NEG_INFINITY,
+                    })
+                    .collect(),
+            );
+            rows.push(std::vec![0.5; len]);
+            rows.push(
+                (0..len)
+                    .map(|_| [0.0, -0.0, 1.0][next() as usize % 3])
+                    .collect(),
+            );
+            for row in rows {
+                // The entries in a random order.
+                let mut order: Vec<u32> = (0..len as u32).collect();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, next() as usize % (i + 1));
+                }
+                let entry = |i: u32| Entry {
+                    value: row[i as usize],
+                    index: i,
+                };
+                let want = bits(
+                    &mut oracle(&row, len)
+                        .unwrap()
+                        .iter()
+                        .map(|e| (e.index, e.value)),
+                );
+                let mut pairs = Limited::<f32, 5000>::new(len);
+                order.iter().for_each(|&i| pairs.append(entry(i)));
+                sort(&mut pairs);
+                let got = bits(&mut pairs.entries().iter().map(|e| (e.index, e.value)));
+                assert_eq!(got, want, "pairs, len {len}");
+                let (mut idx, mut val) = (std::vec![0; len], std::vec![0.0; len]);
+                let mut columns = Slices::new(&mut idx, &mut val).unwrap();
+                order.iter().for_each(|&i| columns.append(entry(i)));
+                sort(&mut columns);
+                let got = bits(
+                    &mut (0..len)
+                        .filter_map(|j| columns.get(j))
+                        .map(|e| (e.index, e.value)),
+                );
+                assert_eq!(got, want, "columns, len {len}");
+                let reversed: Vec<Reverse<f32>> = row.iter().map(|&v| Reverse(v)).collect();
+                let want = oracle(&reversed, len).unwrap();
+                let want = bits(&mut want.iter().map(|e| (e.index, e.value.0)));
+                let (mut idx, mut val) = (std::vec![0; len], std::vec![0.0; len]);
+                let mut smallest = Reversed::new(&mut idx, &mut val).unwrap();
+                for &i in &order {
+                    smallest.append(Entry::new(Reverse(row[i as usize]), i));
+                }
+                sort(&mut smallest);
+                let got = bits(
+                    &mut (0..len)
+                        .filter_map(|j| smallest.get(j))
+                        .map(|e| (e.index, e.value.0)),
+                );
+                assert_eq!(got, want, "smallest first, len {len}");
+                // The passes by value alone, where they serve: stable.
+                let mut pairs = Limited::<f32, 5000>::new(len);
+                order.iter().for_each(|&i| pairs.append(entry(i)));
+                let serves = crate::HOST_STACK && (128..=4096).contains(&len);
+                assert_eq!(
+                    radix::by_key::<_, false>(&mut pairs, 0, len),
+                    serves,
+                    "len {len}"
+                );
+                if serves {
+                    let mut want: Vec<Entry<f32>> = order.iter().map(|&i| entry(i)).collect();
+                    // A stable sort by value alone, best first, `-0.0` after `0.0`.
+                    want.sort_by(|a, b| {
+                        let negative = |e: &Entry<f32>| e.value.is_sign_negative();
+                        let by_value = b.value.partial_cmp(&a.value).unwrap();
+                        by_value.then(negative(a).cmp(&negative(b)))
+                    });
+                    let got = bits(&mut pairs.entries().iter().map(|e| (e.index, e.value)));
+                    let want = bits(&mut want.iter().map(|e| (e.index, e.value)));
+                    assert_eq!(got, want, "by value, len {len}");
                 }
             }
         }

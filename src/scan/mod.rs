@@ -489,12 +489,7 @@ pub(crate) const ITER_CHUNK: usize = 1025;
 /// larger buffer (`extend`'s `long_chunks`: values of at most 4 bytes, k at least 32, and an
 /// iterator that says it holds at least twice [`ITER_CHUNK`]). Chunks of 8,193 were slower
 /// than 1,025 at every n (32 KB, the first level cache of the machine).
-pub(crate) const ONE_PASS_CHUNK: usize =
-    if cfg!(all(target_pointer_width = "64", not(target_os = "none"))) {
-        4097
-    } else {
-        ITER_CHUNK
-    };
+pub(crate) const ONE_PASS_CHUNK: usize = if crate::HOST_STACK { 4097 } else { ITER_CHUNK };
 
 /// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
 /// chunks of `CHUNK` values ([`ITER_CHUNK`] or [`ONE_PASS_CHUNK`]) buffered on the stack,
