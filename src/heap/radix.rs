@@ -26,7 +26,7 @@
 //! heap, and no pass by position is needed.
 //!
 //! Where the row is gone (the final sort of a selector fed by `push` or an iterator, or of a
-//! row too long to read again), the entries hold their values: on a host, 128 to 4,096 of
+//! row too long to read again), the entries hold their values: on a host, 64 to 4,096 of
 //! them are sorted by the passes of their values' keys between the storage and a buffer on
 //! the stack ([`by_key`]), out of place, and each run of equal values by index. A longer range,
 //! or any on a target without the buffer, is first spread ([`spread`]): a
@@ -1118,10 +1118,12 @@ const PASSES_MAX: usize = if crate::HOST_STACK { 4096 } else { 0 };
 const PASSES_SHORT: usize = 512;
 
 /// Ranges of fewer kept entries than this are left to the quicksort: below it the passes'
-/// tables and the buffer's set-up cost about what they save. Timed in a loop, `into_sorted` of
-/// normal logits: 200 entries took 3.7 µs by the quicksort, 1,000 took 18.6 µs by the spread
-/// and the quicksort, against 1.5 and 5.8 µs for a model of the passes.
-const PASSES_MIN: usize = 128;
+/// tables and the buffer's set-up (about 0.7 µs in all) cost about what they save. Timed in a
+/// loop, `into_sorted` of a `TopK<f32, K>` holding the best of normal logits, the quicksort
+/// (and the spread from 512) against the passes: K = 50 0.72 and 0.75 µs, 64 0.92 and 0.88,
+/// 96 1.6 and 1.1, 128 2.3 and 1.4, 200 3.7 and 2.0, 1,000 18.6 and 9.3 to 11, 4,096 117
+/// and 48.
+const PASSES_MIN: usize = 64;
 
 /// Sorts the kept entries at `lo..hi` (in any order) of an `f32` storage best first by value
 /// (`BY_INDEX` false) or by ascending index (`BY_INDEX`: a run of equal values), by a

@@ -1,6 +1,6 @@
 //! The final sort of the kept entries, best first, in place in the storage.
 //!
-//! With the `fast` feature, on a host ([`crate::HOST_STACK`]) a range of 128 to 4,096 kept
+//! With the `fast` feature, on a host ([`crate::HOST_STACK`]) a range of 64 to 4,096 kept
 //! `f32` entries is radix sorted by value through a buffer on the stack ([`radix::by_key`]:
 //! O(k) whatever the values), and each run of equal values then by index (the same passes
 //! on the index where the run is long, else the quicksort). A longer range, or any on a
@@ -631,7 +631,7 @@ mod tests {
     }
 
     /// The final sort of kept entries in any order (shuffled), where the radix passes serve
-    /// (`radix::by_key`: 128 to 4,096 entries on a host) and at their edges, in both storages
+    /// (`radix::by_key`: 64 to 4,096 entries on a host) and at their edges, in both storages
     /// (an array of entries, caller buffers) and both orders (largest first, smallest first
     /// through `Reversed`): the oracle's order to the bit, on tie-heavy rows (edge values,
     /// both zeros, a long run of -inf as masked logits leave, one value, two values). And the
@@ -646,7 +646,7 @@ mod tests {
         let lens: &[usize] = if cfg!(miri) {
             &[130]
         } else {
-            &[127, 128, 129, 512, 513, 1000, 4095, 4096, 4097, 5000]
+            &[63, 64, 65, 512, 513, 1000, 4095, 4096, 4097, 5000]
         };
         let bits = |e: &mut dyn Iterator<Item = (u32, f32)>| -> Vec<(u32, u32)> {
             e.map(|(index, value)| (index, value.to_bits())).collect()
@@ -729,7 +729,7 @@ mod tests {
                 // The passes by value alone, where they serve: stable.
                 let mut pairs = Limited::<f32, 5000>::new(len);
                 order.iter().for_each(|&i| pairs.append(entry(i)));
-                let serves = crate::HOST_STACK && (128..=4096).contains(&len);
+                let serves = crate::HOST_STACK && (64..=4096).contains(&len);
                 assert_eq!(
                     radix::by_key::<_, false>(&mut pairs, 0, len),
                     serves,
