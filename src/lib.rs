@@ -166,12 +166,17 @@ pub mod storage {
     pub use crate::heap::storage::{Array, Slices, Storage};
 }
 
-/// Whether the target's stack is a host's (a 64-bit target with an operating system), where a
-/// call may take buffers of 16 KB on it: the long chunk of `try_extend`'s one pass and the
-/// final sort's radix passes. Elsewhere (a microcontroller, wasm32, a kernel) the crate keeps
-/// every call within a few KiB.
+/// Whether the target's stack is a host's (a 64-bit target with an operating system, not
+/// wasm), where a call may take a buffer of up to 32 KB on it: 16 KB for the long chunk of
+/// `try_extend`'s one pass, 32 KB (a frame of about 33 KB) for the final sort's radix passes
+/// of more than 512 entries. Elsewhere (a microcontroller, wasm32 or wasm64, a kernel) the
+/// crate keeps every call within a few KiB.
 #[cfg(feature = "fast")]
-const HOST_STACK: bool = cfg!(all(target_pointer_width = "64", not(target_os = "none")));
+const HOST_STACK: bool = cfg!(all(
+    target_pointer_width = "64",
+    not(target_os = "none"),
+    not(target_family = "wasm")
+));
 
 /// The README's example runs as a doctest.
 #[cfg(doctest)]

@@ -1111,10 +1111,14 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
 /// The most kept entries that [`by_key`] sorts at once: 4,096 (32 KB of stack for its
 /// buffer) where the stack is a host's ([`crate::HOST_STACK`]), none elsewhere (a
 /// microcontroller, wasm32, a kernel), where the final sort keeps to its place.
-const PASSES_MAX: usize = if crate::HOST_STACK { 4096 } else { 0 };
+pub(super) const PASSES_MAX: usize = if crate::HOST_STACK { 4096 } else { 0 };
+
+// The counts of the passes are `u16`.
+const _: () = assert!(PASSES_MAX <= u16::MAX as usize);
 
 /// The buffer of a range of at most this many entries, 4 KB, and not [`PASSES_MAX`]: setting
-/// up 32 KB costs about 0.5 µs, a tenth of a sort of 512 entries.
+/// up 32 KB costs about 0.5 µs, a tenth of a sort of 512 entries, and each length is a frame
+/// of its own ([`by_key_in`]), so a short range touches 4 KB of stack.
 const PASSES_SHORT: usize = 512;
 
 /// Ranges of fewer kept entries than this are left to the quicksort: below it the passes'
@@ -1123,7 +1127,7 @@ const PASSES_SHORT: usize = 512;
 /// (and the spread from 512) against the passes: K = 50 0.72 and 0.75 µs, 64 0.92 and 0.88,
 /// 96 1.6 and 1.1, 128 2.3 and 1.4, 200 3.7 and 2.0, 1,000 18.6 and 9.3 to 11, 4,096 117
 /// and 48.
-const PASSES_MIN: usize = 64;
+pub(super) const PASSES_MIN: usize = 64;
 
 /// Sorts the kept entries at `lo..hi` (in any order) of an `f32` storage best first by value
 /// (`BY_INDEX` false) or by ascending index (`BY_INDEX`: a run of equal values), by a
@@ -1135,7 +1139,11 @@ const PASSES_MIN: usize = 64;
 /// a range outside [`PASSES_MIN`]`..=`[`PASSES_MAX`].
 #[inline]
 pub(super) fn by_key<S: Storage, const BY_INDEX: bool>(heap: &mut S, lo: usize, hi: usize) -> bool {
-    // The buffer's size first: on a target without one none of the passes is compiled.
+    // The target and the capacity first: on a target without the buffer, and for a
+    // `TopK<f32, K>` with a small `K`, none of the passes is compiled.
+    if !crate::HOST_STACK || heap.capacity() < PASSES_MIN {
+        return false;
+    }
     let Some(len) = hi
         .checked_sub(lo)
         .filter(|len| (PASSES_MIN..=PASSES_MAX).contains(len))
@@ -1159,8 +1167,6 @@ pub(super) fn by_key<S: Storage, const BY_INDEX: bool>(heap: &mut S, lo: usize, 
 }
 
 /// [`by_key`] in caller buffers, with the buffer of the range's length ([`PASSES_SHORT`]).
-/// Never inlined, so that the buffer is in a frame of its own, gone when the call returns.
-#[inline(never)]
 fn by_key_columns<const BY_INDEX: bool>(
     idx: &mut [u32],
     val: &mut [f32],
@@ -1176,7 +1182,6 @@ fn by_key_columns<const BY_INDEX: bool>(
 }
 
 /// [`by_key`] in an array of entries, as [`by_key_columns`].
-#[inline(never)]
 fn by_key_pairs<const BY_INDEX: bool>(
     mut entries: &mut [Entry<f32>],
     len: usize,
@@ -1226,8 +1231,10 @@ fn entry_at<P: Perms>(perms: &P, j: usize) -> Option<(f32, u32)> {
 
 /// [`by_key`] of the first `len` places of `perms` (at most `N`) with a buffer of `N`
 /// entries: the passes go from `perms` to the buffer and back in turn, and an odd number of
-/// them leaves a copy to make.
-#[inline(always)]
+/// them leaves a copy to make. Never inlined, so that the buffer is in a frame of its own (one
+/// for each `N`: inlined side by side, the two buffers made one frame of 33 KB for any
+/// length), gone when the call returns.
+#[inline(never)]
 fn by_key_in<P: Perms, const N: usize, const BY_INDEX: bool>(
     perms: &mut P,
     len: usize,

@@ -104,11 +104,14 @@ pub(super) fn ordered_from<S: Storage>(
 #[cfg(feature = "fast")]
 const SPREAD_LEVELS: u32 = 16;
 
-/// Sorts the entries at `lo..hi` best first: if they are many `f32` entries, spread into
-/// buckets first ([`radix::spread`]) and each bucket sorted so in turn, at most `levels` deep,
-/// else by the quicksort. A spread is a few reads of its range and a permutation, O(range),
-/// and what is left below [`radix::spread`]'s least range, or below the last level, goes to
-/// the quicksort: O(k) for `f32` entries spread out, O(16·k + k log k) at worst.
+/// Sorts the entries at `lo..hi` best first: on a host, 64 to 4,096 `f32` entries by the
+/// radix passes ([`radix::by_key`]) and then their runs of equal values by index
+/// ([`order_ties`]); more `f32` entries are spread into buckets first ([`radix::spread`]) and
+/// each bucket sorted so in turn, at most `levels` deep; others by the quicksort. The spread's
+/// keys hold the index below the value, so equal values split between buckets are already in
+/// order across them. A spread is a few reads of its range and a permutation, O(range), and
+/// what is left below [`radix::spread`]'s least range, or below the last level, goes to the
+/// passes or the quicksort: O(k) for `f32` entries spread out, O(16·k + k log k) at worst.
 #[cfg(feature = "fast")]
 fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: u32) {
     if radix::by_key::<_, false>(heap, lo, hi) {
@@ -631,55 +634,69 @@ mod tests {
     }
 
     /// The final sort of kept entries in any order (shuffled), where the radix passes serve
-    /// (`radix::by_key`: 64 to 4,096 entries on a host) and at their edges, in both storages
-    /// (an array of entries, caller buffers) and both orders (largest first, smallest first
-    /// through `Reversed`): the oracle's order to the bit, on tie-heavy rows (edge values,
-    /// both zeros, a long run of -inf as masked logits leave, one value, two values). And the
-    /// passes by value alone: best first, equal values in the order they came in.
+    /// (`radix::by_key`: 64 to 4,096 entries on a host), at their edges and past them (a range
+    /// spread first, whose buckets take the passes), in both storages (an array of entries,
+    /// caller buffers), both orders (largest first, smallest first through `Reversed`) and
+    /// both directions (best first, worst first): the oracle's order to the bit, on tie-heavy
+    /// rows (edge values, both zeros, a long run of -inf as masked logits leave, one value, two
+    /// values, runs of 63 to 65 equal values among distinct ones, a few values repeated among
+    /// many). And the passes by value alone, in both orders: equal values in the order they
+    /// came in, `-0.0` next to `0.0`.
     #[cfg(feature = "fast")]
     #[test]
     fn kept_entries_in_any_order_sort_as_the_oracle_around_the_passes() {
         use crate::heap::storage::{Reversed, Slices};
         use core::cmp::Reverse;
-        let mut next = xorshift(0x6A09_E667_u32);
+        const MOST: usize = 9000;
+        let mut next = xorshift(0x6A09_E667);
         let edges: Vec<f32> = F32_EDGES.into_iter().filter(|v| !v.is_nan()).collect();
         let lens: &[usize] = if cfg!(miri) {
             &[130]
         } else {
-            &[63, 64, 65, 512, 513, 1000, 4095, 4096, 4097, 5000]
+            &[63, 64, 65, 512, 513, 1000, 4095, 4096, 4097, 5000, MOST]
         };
         let bits = |e: &mut dyn Iterator<Item = (u32, f32)>| -> Vec<(u32, u32)> {
             e.map(|(index, value)| (index, value.to_bits())).collect()
         };
         for &len in lens {
-            let mut rows: Vec<Vec<f32>> = Vec::new();
-            rows.push(
+            let mut rows: Vec<Vec<f32>> = std::vec![
                 (0..len)
                     .map(|_| edges[next() as usize % edges.len()])
                     .collect(),
-            );
-            rows.push(
                 (0..len)
                     .map(|_| match next() % 16 {
                         0 => edges[next() as usize % edges.len()],
                         _ => (next() % 100_000) as f32 / 7.0 - 5000.0,
                     })
                     .collect(),
-            );
-            rows.push(
                 (0..len)
                     .map(|_| match next() % 8 {
                         0 => (next() % 1000) as f32 / 64.0,
                         _ => f32::NEG_INFINITY,
                     })
                     .collect(),
-            );
-            rows.push(std::vec![0.5; len]);
-            rows.push(
+                std::vec![0.5; len],
                 (0..len)
                     .map(|_| [0.0, -0.0, 1.0][next() as usize % 3])
                     .collect(),
-            );
+            ];
+            // A run of exactly 63, 64 or 65 equal values among distinct ones.
+            for run in [63, 64, 65].into_iter().filter(|&run| len >= 4 * run) {
+                let mut row: Vec<f32> = (0..len).map(|i| i as f32).collect();
+                (0..run).for_each(|j| row[j * (len / run)] = 0.5);
+                rows.push(row);
+            }
+            // Four values repeated 300 times each among distinct ones.
+            if len >= 4000 {
+                rows.push(
+                    (0..len)
+                        .map(|i| match i % 13 {
+                            0..=3 if i < 13 * 300 => (i % 13) as f32 * 100.0,
+                            _ => (next() % 1_000_000) as f32 / 3.0 + 0.5,
+                        })
+                        .collect(),
+                );
+            }
             for row in rows {
                 // The entries in a random order.
                 let mut order: Vec<u32> = (0..len as u32).collect();
@@ -690,17 +707,24 @@ mod tests {
                     value: row[i as usize],
                     index: i,
                 };
-                let want = bits(
-                    &mut oracle(&row, len)
-                        .unwrap()
-                        .iter()
-                        .map(|e| (e.index, e.value)),
-                );
-                let mut pairs = Limited::<f32, 5000>::new(len);
+                let oracle_bits = |worst_first: bool| {
+                    let mut want = oracle(&row, len).unwrap();
+                    if worst_first {
+                        want.reverse();
+                    }
+                    bits(&mut want.iter().map(|e| (e.index, e.value)))
+                };
+                let (want, want_worst) = (oracle_bits(false), oracle_bits(true));
+                let mut pairs = Limited::<f32, MOST>::new(len);
                 order.iter().for_each(|&i| pairs.append(entry(i)));
                 sort(&mut pairs);
                 let got = bits(&mut pairs.entries().iter().map(|e| (e.index, e.value)));
                 assert_eq!(got, want, "pairs, len {len}");
+                let mut pairs = Limited::<f32, MOST>::new(len);
+                order.iter().for_each(|&i| pairs.append(entry(i)));
+                sort_worst_first(&mut pairs);
+                let got = bits(&mut pairs.entries().iter().map(|e| (e.index, e.value)));
+                assert_eq!(got, want_worst, "pairs worst first, len {len}");
                 let (mut idx, mut val) = (std::vec![0; len], std::vec![0.0; len]);
                 let mut columns = Slices::new(&mut idx, &mut val).unwrap();
                 order.iter().for_each(|&i| columns.append(entry(i)));
@@ -726,26 +750,53 @@ mod tests {
                         .map(|e| (e.index, e.value.0)),
                 );
                 assert_eq!(got, want, "smallest first, len {len}");
-                // The passes by value alone, where they serve: stable.
-                let mut pairs = Limited::<f32, 5000>::new(len);
+                // The passes by value alone, where they serve: stable, in both orders.
+                let serves =
+                    crate::HOST_STACK && (radix::PASSES_MIN..=radix::PASSES_MAX).contains(&len);
+                let by_value = |largest: bool| {
+                    let mut want: Vec<Entry<f32>> = order.iter().map(|&i| entry(i)).collect();
+                    // A stable sort by value alone, best first, `-0.0` after `0.0` in the
+                    // order of the largest, before it in that of the smallest.
+                    want.sort_by(|a, b| {
+                        let negative = |e: &Entry<f32>| e.value.is_sign_negative();
+                        let by_value = b.value.partial_cmp(&a.value).unwrap();
+                        let by_value = by_value.then(negative(a).cmp(&negative(b)));
+                        if largest {
+                            by_value
+                        } else {
+                            by_value.reverse()
+                        }
+                    });
+                    bits(&mut want.iter().map(|e| (e.index, e.value)))
+                };
+                let mut pairs = Limited::<f32, MOST>::new(len);
                 order.iter().for_each(|&i| pairs.append(entry(i)));
-                let serves = crate::HOST_STACK && (64..=4096).contains(&len);
                 assert_eq!(
                     radix::by_key::<_, false>(&mut pairs, 0, len),
                     serves,
                     "len {len}"
                 );
                 if serves {
-                    let mut want: Vec<Entry<f32>> = order.iter().map(|&i| entry(i)).collect();
-                    // A stable sort by value alone, best first, `-0.0` after `0.0`.
-                    want.sort_by(|a, b| {
-                        let negative = |e: &Entry<f32>| e.value.is_sign_negative();
-                        let by_value = b.value.partial_cmp(&a.value).unwrap();
-                        by_value.then(negative(a).cmp(&negative(b)))
-                    });
                     let got = bits(&mut pairs.entries().iter().map(|e| (e.index, e.value)));
-                    let want = bits(&mut want.iter().map(|e| (e.index, e.value)));
-                    assert_eq!(got, want, "by value, len {len}");
+                    assert_eq!(got, by_value(true), "by value, len {len}");
+                }
+                let (mut idx, mut val) = (std::vec![0; len], std::vec![0.0; len]);
+                let mut smallest = Reversed::new(&mut idx, &mut val).unwrap();
+                for &i in &order {
+                    smallest.append(Entry::new(Reverse(row[i as usize]), i));
+                }
+                assert_eq!(
+                    radix::by_key::<_, false>(&mut smallest, 0, len),
+                    serves,
+                    "len {len}"
+                );
+                if serves {
+                    let got = bits(
+                        &mut (0..len)
+                            .filter_map(|j| smallest.get(j))
+                            .map(|e| (e.index, e.value.0)),
+                    );
+                    assert_eq!(got, by_value(false), "smallest by value, len {len}");
                 }
             }
         }

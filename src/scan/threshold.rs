@@ -244,10 +244,14 @@ const PILOT: usize = 8;
 /// cannot beat the root of the full heap costs one block test. If the run holds a NaN, stops
 /// there and returns the position of the slice's first NaN. Inlined into the scan, whose copy
 /// for the vector unit it then shares (a closure was compiled apart, for the baseline, and
-/// called). Not on a target without an operating system (a microcontroller, with no other
-/// vector unit to share), where its two calls inlined took 5 KB more of a Cortex-M4's code.
-#[cfg_attr(not(target_os = "none"), inline(always))]
-#[cfg_attr(target_os = "none", inline(never))]
+/// called). Not on a microcontroller (no operating system, and no AVX2 copy of the scan to
+/// share: x86-64 without one keeps the inlined form), where its two calls inlined took 5 KB
+/// more of a Cortex-M4's code.
+#[cfg_attr(
+    not(all(target_os = "none", not(target_arch = "x86_64"))),
+    inline(always)
+)]
+#[cfg_attr(all(target_os = "none", not(target_arch = "x86_64")), inline(never))]
 fn take_run<T: TotalRank, B: BlockTest>(
     best: &mut Limited<T, MAX_RANK>,
     values: &[T],
