@@ -154,7 +154,14 @@ fn as_f32s<T: TotalRank>(values: &[T]) -> Option<(&[f32], bool)> {
 /// `0.0`, since they tie), complemented when the largest are the best.
 #[inline(always)]
 fn key(x: f32, largest: bool) -> u32 {
-    let bits = if x == 0.0 { 0 } else { x.to_bits() };
+    ordered_bits(if x == 0.0 { 0 } else { x.to_bits() }, largest)
+}
+
+/// The bits of an `f32` made monotone in the best-first order: negative values complemented,
+/// the sign bit of the others set, all complemented when the largest are the best. One to one:
+/// [`key`] folds `-0.0` into `0.0` first, `by_key`'s passes do not.
+#[inline(always)]
+fn ordered_bits(bits: u32, largest: bool) -> u32 {
     let monotone = if bits >> 31 == 1 {
         !bits
     } else {
@@ -828,15 +835,20 @@ fn pass<P: Perms>(
     if first.is_some_and(|first| counts.get(first) == Some(&len)) {
         return at;
     }
-    // Where each digit's positions start.
-    let mut sum = 0;
-    for count in counts.iter_mut() {
-        (*count, sum) = (sum, sum + *count);
-    }
+    starts_from_counts(counts);
     match at {
         ROW => scatter::<P, ROW, A>(perms, len, counts, digit),
         A => scatter::<P, A, B>(perms, len, counts, digit),
         _ => scatter::<P, B, A>(perms, len, counts, digit),
+    }
+}
+
+/// Makes each digit's count the place where that digit's entries start.
+#[inline(always)]
+fn starts_from_counts(counts: &mut [usize; RADIX]) {
+    let mut sum = 0;
+    for count in counts.iter_mut() {
+        (*count, sum) = (sum, sum + *count);
     }
 }
 
@@ -1006,11 +1018,9 @@ fn spread_pairs(mut entries: &mut [Entry<f32>], largest: bool) -> Option<Digits>
 /// [`spread`] in the first `len` places of `perms` (the index lane [`A`], the value lane
 /// [`B`]), all kept entries.
 fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digits> {
-    let entry =
-        |perms: &P, j: usize| Some((f32::from_bits(perms.get::<B>(j)?), perms.get::<A>(j)?));
     let (mut low, mut high) = (u64::MAX, 0);
     for j in 0..len {
-        let k = entry(perms, j).map_or(low, |(x, i)| entry_key(x, i, largest));
+        let k = entry_at(perms, j).map_or(low, |(x, i)| entry_key(x, i, largest));
         (low, high) = (low.min(k), high.max(k));
     }
     let mut digits = Digits::over(low, high, largest)?;
@@ -1020,7 +1030,7 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
     loop {
         ends.fill(0);
         for j in 0..len {
-            if let Some(end) = entry(perms, j).and_then(|(x, i)| ends.get_mut(digits.of(x, i))) {
+            if let Some(end) = entry_at(perms, j).and_then(|(x, i)| ends.get_mut(digits.of(x, i))) {
                 *end += 1;
             }
         }
@@ -1040,7 +1050,7 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
         }
         let (mut low, mut high) = (u64::MAX, 0);
         for j in 0..len {
-            if let Some((x, i)) = entry(perms, j).filter(|&(x, i)| digits.of(x, i) == cluster) {
+            if let Some((x, i)) = entry_at(perms, j).filter(|&(x, i)| digits.of(x, i) == cluster) {
                 let k = entry_key(x, i, largest);
                 (low, high) = (low.min(k), high.max(k));
             }
@@ -1076,7 +1086,7 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
         let end = ends.get(bucket).copied().unwrap_or(0);
         while let Some(&at) = next.get(bucket).filter(|&&at| at < end) {
             let i = usize::from(at);
-            let Some(mut held) = entry(perms, i) else {
+            let Some(mut held) = entry_at(perms, i) else {
                 break;
             };
             loop {
@@ -1093,7 +1103,7 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
                 }
                 let j = usize::from(*slot);
                 *slot += 1;
-                let Some(displaced) = entry(perms, j) else {
+                let Some(displaced) = entry_at(perms, j) else {
                     break;
                 };
                 perms.put(j, held.0, held.1);
@@ -1112,9 +1122,6 @@ fn spread_in<P: Perms>(perms: &mut P, len: usize, largest: bool) -> Option<Digit
 /// buffer) where the stack is a host's ([`crate::HOST_STACK`]), none elsewhere (a
 /// microcontroller, wasm32, a kernel), where the final sort keeps to its place.
 pub(super) const PASSES_MAX: usize = if crate::HOST_STACK { 4096 } else { 0 };
-
-// The counts of the passes are `u16`.
-const _: () = assert!(PASSES_MAX <= u16::MAX as usize);
 
 /// The buffer of a range of at most this many entries, 4 KB, and not [`PASSES_MAX`]: setting
 /// up 32 KB costs about 0.5 µs, a tenth of a sort of 512 entries, and each length is a frame
@@ -1156,41 +1163,27 @@ pub(super) fn by_key<S: Storage, const BY_INDEX: bool>(heap: &mut S, lo: usize, 
     let key = Key::<BY_INDEX> { largest };
     match heap.f32_lanes() {
         Some(Lanes::Columns(idx, val)) => match (idx.get_mut(lo..hi), val.get_mut(lo..hi)) {
-            (Some(idx), Some(val)) => by_key_columns(idx, val, len, key),
+            (Some(idx), Some(val)) => by_key_of(&mut (idx, val), len, key),
             _ => false,
         },
         Some(Lanes::Pairs(entries)) => entries
             .get_mut(lo..hi)
-            .is_some_and(|entries| by_key_pairs(entries, len, key)),
+            .is_some_and(|mut entries| by_key_of(&mut entries, len, key)),
         None => false,
     }
 }
 
-/// [`by_key`] in caller buffers, with the buffer of the range's length ([`PASSES_SHORT`]).
-fn by_key_columns<const BY_INDEX: bool>(
-    idx: &mut [u32],
-    val: &mut [f32],
-    len: usize,
-    key: Key<BY_INDEX>,
-) -> bool {
-    let mut perms = (idx, val);
-    if len <= PASSES_SHORT {
-        by_key_in::<_, PASSES_SHORT, BY_INDEX>(&mut perms, len, key)
-    } else {
-        by_key_in::<_, PASSES_MAX, BY_INDEX>(&mut perms, len, key)
-    }
-}
-
-/// [`by_key`] in an array of entries, as [`by_key_columns`].
-fn by_key_pairs<const BY_INDEX: bool>(
-    mut entries: &mut [Entry<f32>],
+/// [`by_key`] of the first `len` places of `perms`, with the buffer of the range's length
+/// ([`PASSES_SHORT`]).
+fn by_key_of<P: Perms, const BY_INDEX: bool>(
+    perms: &mut P,
     len: usize,
     key: Key<BY_INDEX>,
 ) -> bool {
     if len <= PASSES_SHORT {
-        by_key_in::<_, PASSES_SHORT, BY_INDEX>(&mut entries, len, key)
+        by_key_in::<_, PASSES_SHORT, BY_INDEX>(perms, len, key)
     } else {
-        by_key_in::<_, PASSES_MAX, BY_INDEX>(&mut entries, len, key)
+        by_key_in::<_, PASSES_MAX, BY_INDEX>(perms, len, key)
     }
 }
 
@@ -1207,18 +1200,9 @@ impl<const BY_INDEX: bool> Key<BY_INDEX> {
     #[inline(always)]
     fn of(self, value: f32, index: u32) -> u32 {
         if BY_INDEX {
-            return index;
-        }
-        let bits = value.to_bits();
-        let monotone = if bits >> 31 == 1 {
-            !bits
+            index
         } else {
-            bits | 1 << 31
-        };
-        if self.largest {
-            !monotone
-        } else {
-            monotone
+            ordered_bits(value.to_bits(), self.largest)
         }
     }
 }
@@ -1257,7 +1241,7 @@ fn by_key_in<P: Perms, const N: usize, const BY_INDEX: bool>(
         if digit(any ^ all, shift) == 0 {
             continue;
         }
-        let mut starts = [0_u16; RADIX];
+        let mut starts = [0; RADIX];
         if in_buffer {
             count_digits(&buffer, len, &mut starts, shift, key);
             scatter_entries(&buffer, perms, len, &mut starts, shift, key);
@@ -1275,26 +1259,22 @@ fn by_key_in<P: Perms, const N: usize, const BY_INDEX: bool>(
     true
 }
 
-/// Counts the digits at `shift` of the first `len` places' keys in `starts`, then makes each
-/// count the place where that digit's entries start. At most [`PASSES_MAX`] places: no count
-/// overflows.
+/// Counts the digits at `shift` of the first `len` places' keys ([`count`]), then makes each
+/// count the place where that digit's entries start.
 #[inline(always)]
 fn count_digits<P: Perms, const BY_INDEX: bool>(
     perms: &P,
     len: usize,
-    starts: &mut [u16; RADIX],
+    starts: &mut [usize; RADIX],
     shift: u32,
     key: Key<BY_INDEX>,
 ) {
-    for (value, index) in (0..len).filter_map(|j| entry_at(perms, j)) {
-        if let Some(count) = starts.get_mut(digit(key.of(value, index), shift)) {
-            *count += 1;
-        }
-    }
-    let mut sum = 0_u16;
-    for start in starts.iter_mut() {
-        (*start, sum) = (sum, sum.wrapping_add(*start));
-    }
+    let keys = (0..len).filter_map(|j| entry_at(perms, j));
+    count(
+        keys.map(|(value, index)| digit(key.of(value, index), shift)),
+        starts,
+    );
+    starts_from_counts(starts);
 }
 
 /// One pass: the entries of the first `len` places of `from`, in order, to `to` by the digit
@@ -1304,7 +1284,7 @@ fn scatter_entries<F: Perms, T: Perms, const BY_INDEX: bool>(
     from: &F,
     to: &mut T,
     len: usize,
-    starts: &mut [u16; RADIX],
+    starts: &mut [usize; RADIX],
     shift: u32,
     key: Key<BY_INDEX>,
 ) {
@@ -1315,8 +1295,8 @@ fn scatter_entries<F: Perms, T: Perms, const BY_INDEX: bool>(
         let Some(slot) = starts.get_mut(digit(key.of(value, index), shift)) else {
             break;
         };
-        to.put(usize::from(*slot), value, index);
-        *slot = slot.wrapping_add(1);
+        to.put(*slot, value, index);
+        *slot += 1;
     }
 }
 

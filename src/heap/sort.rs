@@ -123,7 +123,7 @@ fn spread_and_quicksort<S: Storage>(heap: &mut S, lo: usize, hi: usize, levels: 
         _ => radix::spread(heap, lo, hi),
     };
     let Some(digits) = digits else {
-        quicksort(heap, lo, hi, 2 * (usize::BITS - (hi - lo).leading_zeros()));
+        introsort(heap, lo, hi);
         return;
     };
     let mut at = lo;
@@ -151,12 +151,7 @@ fn order_ties<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
             end += 1;
         }
         if end - start > 1 && !radix::by_key::<_, true>(heap, start, end) {
-            quicksort(
-                heap,
-                start,
-                end,
-                2 * (usize::BITS - (end - start).leading_zeros()),
-            );
+            introsort(heap, start, end);
         }
         start = end;
     }
@@ -269,6 +264,13 @@ fn swap<S: Storage>(heap: &mut S, i: usize, j: usize) {
         heap.set(i, b);
         heap.set(j, a);
     }
+}
+
+/// Sorts positions `lo..hi` by the quicksort, with 2·log2 of their count partitions before a
+/// heap sort.
+#[cfg(feature = "fast")]
+fn introsort<S: Storage>(heap: &mut S, lo: usize, hi: usize) {
+    quicksort(heap, lo, hi, 2 * (usize::BITS - (hi - lo).leading_zeros()));
 }
 
 /// Sorts positions `lo..hi`, with `depth` partitions left before a heap sort.
@@ -462,6 +464,8 @@ mod tests {
     use super::*;
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
+    #[cfg(feature = "fast")]
+    use crate::testing::oracle_bits;
     use crate::testing::{oracle, xorshift, F32_EDGES};
 
     /// [`sort`] of entries in any order: without `fast` the sort takes a heap, so the
@@ -707,14 +711,8 @@ mod tests {
                     value: row[i as usize],
                     index: i,
                 };
-                let oracle_bits = |worst_first: bool| {
-                    let mut want = oracle(&row, len).unwrap();
-                    if worst_first {
-                        want.reverse();
-                    }
-                    bits(&mut want.iter().map(|e| (e.index, e.value)))
-                };
-                let (want, want_worst) = (oracle_bits(false), oracle_bits(true));
+                let want = oracle_bits(&row, len);
+                let want_worst: Vec<(u32, u32)> = want.iter().rev().copied().collect();
                 let mut pairs = Limited::<f32, MOST>::new(len);
                 order.iter().for_each(|&i| pairs.append(entry(i)));
                 sort(&mut pairs);
