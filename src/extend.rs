@@ -21,10 +21,13 @@
 //! the least code and stack.
 //!
 //! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
-//! first): with a heap of up to 64 entries once, into a copy of the heap, unless the row's
-//! order defeats the root as a threshold; then, as with a larger heap, to check the values and
-//! sample them for a floor, and to feed those above it, then, unless the heap is then full of
-//! entries above the floor, those at or below it.
+//! first). One that says its length is sampled for a floor, as a slice is, by moving past the
+//! values between the sampled runs; then its values are read by blocks against the floor and
+//! the root straight from the iterator, with no copy, where it has random access (a slice's
+//! iterator, copied or mapped: `scan::Positions`), and by chunks copied to the stack where
+//! not. With a heap of up to 64 entries that is one run (two if fewer than k values were above
+//! the floor), into a copy of the heap; with a larger heap, a first run checks the values.
+//! An iterator that does not say its length is fed with the root as its only threshold.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 #[cfg(not(feature = "fast"))]
@@ -82,34 +85,13 @@ mod fast {
     use crate::heap::storage::sealed::Sealed as _;
     use crate::heap::storage::Limited;
     use crate::heap::Storage;
-    use crate::scan::{self, Band, Scanned, ITER_CHUNK, ONE_PASS_CHUNK};
+    use crate::scan::Phase::{self, Middle, Start};
+    use crate::scan::{self, Band, Positions, Scanned};
     use crate::Error;
 
     /// The largest k served by the one-pass path of [`extend`](super::extend), whose heap is a
     /// copy on the stack ([`Scratch`]): 64 entries, 512 bytes for `f32`.
     const SCRATCH_K: usize = 64;
-
-    /// The least k whose one pass over an iterator reads it by chunks of
-    /// [`ONE_PASS_CHUNK`] where that is longer than [`ITER_CHUNK`] (see [`long_chunks`]).
-    const LONG_CHUNK_MIN_K: usize = 32;
-
-    /// Whether the one pass of [`extend_iter`] reads `values` by chunks of [`ONE_PASS_CHUNK`]
-    /// (else [`ITER_CHUNK`]): where the target has them, the values take at most 4 bytes
-    /// (16 KB of stack for the buffer), k is at least [`LONG_CHUNK_MIN_K`], and the iterator
-    /// says it holds at least two chunks of [`ITER_CHUNK`]. A first chunk of n values rather
-    /// than 1,025 spares about k·ln(n/1,025) sifts of the heap on a row in random order (k·ln 4
-    /// for a full one: `scan::ONE_PASS_CHUNK`), and its buffer, filled before the copy, costs
-    /// about 0.3 µs more to set up, the time of some 25 sifts: about what it spares at k = 32
-    /// and n = 2,050 (32·ln 2, 22 sifts).
-    /// On normal logits of n = 4,096 `try_extend` took 0.85 µs with the shorter chunk and 1.1
-    /// with the longer at k = 8, 2.1 and 1.9 at k = 32; at k = 50, n = 1,500 2.3 and 2.5,
-    /// n = 2,000 2.5 and 1.5.
-    fn long_chunks<T, I: Iterator>(k: usize, values: &I) -> bool {
-        ONE_PASS_CHUNK > ITER_CHUNK
-            && size_of::<T>() <= 4
-            && k >= LONG_CHUNK_MIN_K
-            && values.size_hint().0 >= 2 * ITER_CHUNK
-    }
 
     /// The shortest slice worth the one-pass path: copying a heap of up to [`SCRATCH_K`]
     /// entries there and back costs about as much as reading this many values twice.
@@ -202,31 +184,55 @@ mod fast {
             }
         }
     }
-    /// [`extend_iter`](super::extend_iter) with the fast path. When k is at most
-    /// [`SCRATCH_K`], as in the one pass, the iterator is run once, into a copy of the heap on
-    /// the stack ([`Scratch`]) that goes back only on success; on an error a clone of the
-    /// iterator is run to name it as [`check_values`](super::check_values) would (a too long
-    /// stream first, then the first NaN). That pass has no floor but the root, and gives up
-    /// at a chunk that spends its budget of replacements, neither the first nor the last
-    /// ([`scan::scan_iter`]): the copy is dropped, and the iterator is fed as a larger heap's
-    /// is ([`sampled`]).
+    /// [`extend_iter`](super::extend_iter) with the fast path. An iterator that says its
+    /// length exactly (a slice's, mapped or not) is sampled for a floor first
+    /// ([`scan::iter_guess`]: runs of values at spread places, reached by moving past the
+    /// others, in O(1) where it has random access), and its values are then read as a
+    /// slice's are, by blocks tested against the floor and the root with no copy
+    /// ([`banded`]). When k is at most [`SCRATCH_K`], that is one run of it, into a copy of
+    /// the heap on the stack ([`Scratch`]) that goes back only on success (a NaN is an
+    /// error as it is met), and a second only if fewer than k values were above the floor.
+    /// On an error a clone of the iterator is run to name it as
+    /// [`check_values`](super::check_values) would (a too long stream first, then the first
+    /// NaN). A run gives up at a stretch or chunk, not the last, that spends its budget of
+    /// replacements ([`scan::scan_iter`]): an iterator that says its length then runs again
+    /// above a floor sampled at other places, on a new copy, with no giving up; another
+    /// (which has no sample, and ran with the root as its only threshold) drops the copy and
+    /// is fed as a larger heap's is ([`sampled`]).
     pub(super) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
     where
         S: Storage,
         I: Iterator<Item = S::Value> + Clone,
     {
-        if heap.capacity() > SCRATCH_K {
-            return sampled(heap, next, values);
+        let k = heap.capacity();
+        if k > SCRATCH_K {
+            return sampled(heap, next, values, Start);
         }
-        let mut scratch = Scratch::new(heap.capacity());
-        copy_into(&mut scratch, heap);
+        let exact = exact_len(*next, &values);
+        let mut scratch = Scratch::new(k);
         let mut at = *next;
-        let run = values.clone();
-        let passed = if long_chunks::<S::Value, _>(heap.capacity(), &values) {
-            arch::scan_iter::<_, _, ONE_PASS_CHUNK>(&mut scratch, &mut at, run, Band::ALL, true)
-        } else {
-            arch::scan_iter::<_, _, ITER_CHUNK>(&mut scratch, &mut at, run, Band::ALL, true)
+        // The run into a copy of the heap: above a floor sampled at the places of `phase`
+        // where the iterator says its length, else with the root as the only threshold.
+        let run = |scratch: &mut Scratch<S::Value>, at: &mut u64, phase, give_up| {
+            scratch.clear();
+            copy_into(scratch, heap);
+            *at = *next;
+            let sampled = exact.and_then(|len| {
+                arch::iter_guess(Positions::new(values.clone(), len), len, k, phase)
+            });
+            match sampled {
+                // Every value the iterator yields, if more than it said.
+                Some(floor) => banded(scratch, at, &values, usize::MAX, floor, give_up),
+                None => rooted(scratch, at, &values, give_up),
+            }
         };
+        let mut passed = run(&mut scratch, &mut at, Start, true);
+        if passed == Ok(true) && exact.is_some() {
+            // The row's order defeats the floor (a rising row, or one whose sampled places
+            // hold its lowest values): sampled at other places, and no giving up, on a new
+            // copy.
+            passed = run(&mut scratch, &mut at, Middle, false);
+        }
         match passed {
             Ok(false) => {
                 copy_back(&scratch, heap);
@@ -234,62 +240,87 @@ mod fast {
                 Ok(())
             }
             // The row's order defeats the root as a threshold (a rising row).
-            Ok(true) => sampled(heap, next, values),
+            Ok(true) => sampled(heap, next, values, Middle),
             // The canonical error, from the start; the scan's if a rerun finds none.
             Err(error) => Err(super::check_iter(*next, values).err().unwrap_or(error)),
         }
     }
 
-    /// [`extend_iter`](super::extend_iter) with a floor from a sample, for a heap with no room
-    /// for a copy on the stack (k above [`SCRATCH_K`]), or an iterator whose order defeated
-    /// the one pass. A clone is run first to check the values
-    /// ([`check_iter`](super::check_iter)), and only then is the iterator run to feed them,
-    /// bounded by the count, so that one that yields more when run again cannot push the
-    /// stream past its end. Before it is fed, it is sampled for a floor ([`scan::iter_guess`];
-    /// in the checking run itself when `size_hint` gives the length), so that a row whose
-    /// order sends every value past the root (a rising one) does not cost a sift per value:
-    /// the values above the floor go first; unless the heap is then full of entries above the
-    /// floor (none at or below it can enter), those at or below it follow.
-    fn sampled<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
+    /// The length an iterator says it has, if it says it exactly and the stream has room for
+    /// it from `next` on: a sample may be placed over it. Only a hint: a pass reads what the
+    /// iterator yields.
+    fn exact_len<I: Iterator>(next: u64, values: &I) -> Option<usize> {
+        match values.size_hint() {
+            (low, Some(high)) if low == high && low as u64 <= MAX_STREAM_LEN - next => Some(low),
+            _ => None,
+        }
+    }
+
+    /// The one pass of an iterator with no sample, into a heap of at most [`SCRATCH_K`], the
+    /// root its only threshold once the heap is full; whether it gave up (with `give_up`).
+    fn rooted<S, I>(heap: &mut S, at: &mut u64, values: &I, give_up: bool) -> Result<bool, Error>
     where
         S: Storage,
         I: Iterator<Item = S::Value> + Clone,
     {
-        let k = heap.capacity();
-        // An iterator that says its length (a slice's, mapped or not) is checked and sampled
-        // in one run; another, or one whose run disagrees, is checked first.
-        let (len, exact) = match values.size_hint() {
-            (low, Some(high)) => (low, low == high),
-            (low, None) => (low, false),
-        };
-        let room = MAX_STREAM_LEN.saturating_sub(*next);
-        let one_run = exact && len as u64 <= room && scan::iter_sample(len, k).is_some();
-        let checked = one_run
-            .then(|| arch::iter_guess(values.clone(), len, k, true))
-            .filter(|found| found.seen == len && found.rankable);
-        let (count, guess) = match checked {
-            Some(found) => (len, found.guess),
-            None => {
-                let count = super::check_iter(*next, values.clone())?;
-                let found = arch::iter_guess(values.clone().take(count), count, k, false);
-                (count, found.guess)
-            }
-        };
-        let values = values.take(count);
-        let Some(floor) = guess else {
-            return arch::scan_iter::<_, _, ITER_CHUNK>(heap, next, values, Band::ALL, false)
-                .map(drop);
-        };
+        let run = Positions::new(values.clone(), usize::MAX);
+        arch::scan_iter(heap, at, run, Band::ALL, give_up)
+    }
+
+    /// Feeds at most `most` values of `values` (stream positions `*next..`) with a floor: those
+    /// above it, then, unless the heap is then full of entries above it (none at or below it
+    /// can enter), those at or below it, in a run of their own. With `give_up`, stops at a
+    /// stretch or chunk, not the last, that spends its budget of replacements (the floor too
+    /// low for the row's order), and says so; else such a one hands the rest to chunks, whose
+    /// floor is raised by counting.
+    fn banded<S, I>(
+        heap: &mut S,
+        next: &mut u64,
+        values: &I,
+        most: usize,
+        floor: S::Value,
+        give_up: bool,
+    ) -> Result<bool, Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value> + Clone,
+    {
         let start = *next;
-        arch::scan_iter::<_, _, ITER_CHUNK>(heap, next, values.clone(), Band::above(floor), false)?;
-        if !scan::holds_k_above(heap, floor) {
-            // The heap is not full of entries above the guess (fewer than k values were
-            // above it, and it holds them all): the values at or below it follow, in a
-            // run of their own.
-            let rest = Band::not_above(floor);
-            arch::scan_iter::<_, _, ITER_CHUNK>(heap, &mut { start }, values, rest, false)?;
+        let run = Positions::new(values.clone(), most);
+        let above = Band::above(floor);
+        if arch::scan_iter(heap, next, run, above, give_up)? {
+            return Ok(true);
         }
-        Ok(())
+        if !scan::holds_k_above(heap, floor) {
+            let run = Positions::new(values.clone(), most);
+            let rest = Band::not_above(floor);
+            return arch::scan_iter(heap, &mut { start }, run, rest, give_up);
+        }
+        Ok(false)
+    }
+
+    /// [`extend_iter`](super::extend_iter) for a heap with no room for a copy on the stack
+    /// (k above [`SCRATCH_K`]), or an iterator whose order defeated the one pass. A clone is
+    /// run first to check the values ([`check_iter`](super::check_iter): a fold with no store
+    /// for an iterator that bounds its length), and only then is the iterator fed, bounded
+    /// by the count, so that one that yields more when run again cannot push the stream
+    /// past its end: with a floor from a sample where there is one ([`banded`]), so that a
+    /// row whose order sends every value past the root (a rising one) does not cost a sift
+    /// per value; else with the root as the threshold.
+    fn sampled<S, I>(heap: &mut S, next: &mut u64, values: I, phase: Phase) -> Result<(), Error>
+    where
+        S: Storage,
+        I: Iterator<Item = S::Value> + Clone,
+    {
+        let count = super::check_iter(*next, values.clone())?;
+        let k = heap.capacity();
+        match arch::iter_guess(Positions::new(values.clone(), count), count, k, phase) {
+            Some(floor) => banded(heap, next, &values, count, floor, false).map(drop),
+            None => {
+                let run = Positions::new(values, count);
+                arch::scan_iter(heap, next, run, Band::ALL, false).map(drop)
+            }
+        }
     }
 }
 

@@ -167,10 +167,9 @@ pub mod storage {
 }
 
 /// Whether the target's stack is a host's (a 64-bit target with an operating system, not
-/// wasm), where a call may take a buffer of up to 32 KB on it: 16 KB for the long chunk of
-/// `try_extend`'s one pass, 32 KB (a frame of about 33 KB) for the final sort's radix passes
-/// of more than 512 entries. Elsewhere (a microcontroller, wasm32 or wasm64, a kernel) the
-/// crate keeps every call within a few KiB.
+/// wasm), where a call may take a buffer of up to 32 KB on it (a frame of about 33 KB) for
+/// the final sort's radix passes of more than 512 entries. Elsewhere (a microcontroller,
+/// wasm32 or wasm64, a kernel) the crate keeps every call within a few KiB.
 #[cfg(feature = "fast")]
 const HOST_STACK: bool = cfg!(all(
     target_pointer_width = "64",

@@ -172,26 +172,34 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// Offers the values of an iterator at the next stream positions, all or nothing, as
     /// [`extend_from_slice`](Self::extend_from_slice) does for a slice: for a row transformed
     /// on the fly (a temperature, a logit bias, 16-bit floats widened), with no copy of the row
-    /// and within about 1.5 to 2 times the time of `extend_from_slice` on logits
+    /// and within about 1.3 to 1.6 times the time of `extend_from_slice` on logits
     /// (docs/BENCHMARKS.md), where a [`push`](Self::push) per value is several times slower.
     ///
     /// All or nothing, with no allocation, needs to know that every value is rankable before
     /// the first is kept, and there is not always room to keep a copy of the heap (a
     /// [`SliceTopK`]'s can be any size), never one of the values. So the iterator must be
-    /// [`Clone`] and may be run more than once, each run by chunks buffered on the stack
-    /// (1,025 values, 4 KB for `f32`; on a 64-bit host, with k from 32 to 64, the one pass
-    /// below reads values of at most 4 bytes from an iterator that says it holds 2,050 or more
-    /// by chunks of 4,097, 16 KB, which spare it sifts of the heap).
-    /// With k at most 64 the heap is copied to the stack and the iterator runs once (a clone
-    /// runs again only to name an error), with the heap's root as the only threshold, unless
-    /// a chunk after the first replaces the root more than k/2 + 128 times (a row whose order
-    /// defeats it, as a rising one): the copy is then dropped and the iterator fed as with a
-    /// larger k. With a larger k, a first run checks the values (counts them and finds the
-    /// first NaN) and takes a sample spread over them (one value in 32 at most) for a floor
-    /// that about k of them are above (one run when the iterator says its length, as a slice's
-    /// does, mapped or not; else a run to check and one to sample); the values above the floor
-    /// are fed; and only if fewer than k were, a last run feeds those at or below it. Each
-    /// value is fed once, whatever the order of the row.
+    /// [`Clone`] and may be run more than once. An iterator that says its length exactly is
+    /// first sampled for a floor that about k of its values are above, as a slice is (runs of
+    /// values at spread places, one value from each), and its values are then read by blocks
+    /// of 64, each tested as a whole against the floor and the heap's root: only a block in
+    /// which one may enter is looked at value by value. With k at most 64 the heap is copied
+    /// to the stack and that is one run (a clone runs again only to name an error, or, if
+    /// fewer than k values were above the floor, to feed those at or below it); a row whose
+    /// order defeats the floor (its values above it rising) runs again above a floor sampled
+    /// at other places. With a larger k a first run checks the values (counts them and finds
+    /// the first NaN), with no store. An iterator that does not say its length (a `filter`)
+    /// is fed with the root as the only threshold, by chunks of 1,025 values copied to the
+    /// stack (4 KB for `f32`), and sampled (with k above 64, or if its order defeats the root)
+    /// once counted. Each value is fed once, whatever the order of the row.
+    ///
+    /// Speed depends on the iterator: the blocks and the moves between the sampled places
+    /// are read as std reads an iterator with random access (a slice's, a `Vec`'s or a
+    /// range's iterator, through `copied`, `cloned`, `map`, `zip`, `enumerate`, `chunks`): a
+    /// block's test is a fold that vectorizes, and a move past values is O(1), with no call
+    /// of a `map`'s closure that has no side effect. Another iterator that says its length
+    /// (`chain`, `rev`, `take`, `step_by`, `inspect`) is stepped through value by value two
+    /// or three times: several times slower than a slice (docs/BENCHMARKS.md); slice or
+    /// collect such a row first where speed matters.
     ///
     /// An iterator over a slice with a `map` whose closure is `Clone` (captures copied values,
     /// as a temperature) is `Clone` and cheap to run again. It must yield the same values each

@@ -60,37 +60,37 @@ impl Avx2 {
 
     /// The scan of an iterator compiled for AVX2, with this block test.
     #[inline]
-    pub(super) fn scan_iter<S, I, const CHUNK: usize>(
+    pub(super) fn scan_iter<S, I>(
         self,
         heap: &mut S,
         next: &mut u64,
-        values: I,
+        values: scan::Positions<I>,
         band: Band<S::Value>,
         give_up: bool,
     ) -> Result<bool, Error>
     where
         S: Storage,
-        I: Iterator<Item = S::Value>,
+        I: Iterator<Item = S::Value> + Clone,
     {
         // SAFETY: `self` exists only if the CPU has AVX2.
-        unsafe { scan_iter_avx2::<_, _, CHUNK>(heap, next, values, band, give_up, self) }
+        unsafe { scan_iter_avx2(heap, next, values, band, give_up, self) }
     }
 
     /// The sample of an iterator compiled for AVX2.
     #[inline]
     pub(super) fn iter_guess<T, I>(
         self,
-        values: I,
+        values: scan::Positions<I>,
         count: usize,
         k: usize,
-        check: bool,
-    ) -> scan::IterGuess<T>
+        phase: scan::Phase,
+    ) -> Option<T>
     where
         T: TotalRank,
-        I: Iterator<Item = T>,
+        I: Iterator<Item = T> + Clone,
     {
         // SAFETY: `self` exists only if the CPU has AVX2.
-        unsafe { iter_guess_avx2(values, count, k, check) }
+        unsafe { iter_guess_avx2(values, count, k, phase) }
     }
 }
 
@@ -173,39 +173,39 @@ unsafe fn xcr0() -> u64 {
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn iter_guess_avx2<T, I>(
-    values: I,
+    values: scan::Positions<I>,
     count: usize,
     k: usize,
-    check: bool,
-) -> scan::IterGuess<T>
+    phase: scan::Phase,
+) -> Option<T>
 where
     T: TotalRank,
-    I: Iterator<Item = T>,
+    I: Iterator<Item = T> + Clone,
 {
-    scan::iter_guess(values, count, k, check)
+    scan::iter_guess(values, count, k, phase)
 }
 
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn scan_iter_avx2<S, I, const CHUNK: usize>(
+unsafe fn scan_iter_avx2<S, I>(
     heap: &mut S,
     next: &mut u64,
-    values: I,
+    values: scan::Positions<I>,
     band: Band<S::Value>,
     give_up: bool,
     avx2: Avx2,
 ) -> Result<bool, Error>
 where
     S: Storage,
-    I: Iterator<Item = S::Value>,
+    I: Iterator<Item = S::Value> + Clone,
 {
     // SAFETY: the caller makes sure of AVX2.
     let scan_chunk = |heap: &mut S, at, chunk: &[S::Value], band| unsafe {
         scan_chunk_avx2(heap, at, chunk, band, avx2)
     };
-    scan::scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up, scan_chunk)
+    scan::scan_iter(heap, next, values, band, give_up, avx2, scan_chunk)
 }
 
 /// [`scan::scan_chunk`] compiled for AVX2, called once per chunk of [`scan_iter_avx2`].

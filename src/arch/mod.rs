@@ -32,22 +32,22 @@ pub(crate) fn scan<S: Storage>(
 
 /// [`scan::scan_iter`] by chunks of `CHUNK`, through the fastest copy this CPU can run.
 #[inline]
-pub(crate) fn scan_iter<S, I, const CHUNK: usize>(
+pub(crate) fn scan_iter<S, I>(
     heap: &mut S,
     next: &mut u64,
-    values: I,
+    values: scan::Positions<I>,
     band: scan::Band<S::Value>,
     give_up: bool,
 ) -> Result<bool, Error>
 where
     S: Storage,
-    I: Iterator<Item = S::Value>,
+    I: Iterator<Item = S::Value> + Clone,
 {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
-        return avx2.scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up);
+        return avx2.scan_iter(heap, next, values, band, give_up);
     }
-    scan::scan_iter::<_, _, CHUNK>(heap, next, values, band, give_up, portable_chunk)
+    scan::scan_iter(heap, next, values, band, give_up, Portable, portable_chunk)
 }
 
 /// [`scan::scan_chunk`] with the portable block test, called once per chunk of
@@ -65,16 +65,21 @@ fn portable_chunk<S: Storage>(
 /// [`scan::iter_guess`], through the fastest copy this CPU can run: the copy of the values
 /// into chunks (and a `map` the iterator applies) and their NaN test vectorize for it.
 #[inline]
-pub(crate) fn iter_guess<T, I>(values: I, count: usize, k: usize, check: bool) -> scan::IterGuess<T>
+pub(crate) fn iter_guess<T, I>(
+    values: scan::Positions<I>,
+    count: usize,
+    k: usize,
+    phase: scan::Phase,
+) -> Option<T>
 where
     T: TotalRank,
-    I: Iterator<Item = T>,
+    I: Iterator<Item = T> + Clone,
 {
     #[cfg(all(target_arch = "x86_64", any(not(miri), target_feature = "avx2")))]
     if let Some(avx2) = avx2::Avx2::detect() {
-        return avx2.iter_guess(values, count, k, check);
+        return avx2.iter_guess(values, count, k, phase);
     }
-    scan::iter_guess(values, count, k, check)
+    scan::iter_guess(values, count, k, phase)
 }
 
 /// [`scan::scan`] with the portable block test, compiled for the build's target features:

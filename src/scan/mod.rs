@@ -55,10 +55,10 @@
 
 mod threshold;
 
-pub(crate) use threshold::{counting_pays, iter_guess, iter_sample, IterGuess};
+pub(crate) use threshold::{counting_pays, iter_guess, Phase};
 
 use crate::block::{for_flagged, BlockTest, BLOCK};
-use crate::check::{check_len, first_unrankable, not_rankable};
+use crate::check::{check_len, first_unrankable, not_rankable, MAX_STREAM_LEN};
 use crate::heap::{peek_worst, retain_above, settle, take, Storage};
 use crate::{Entry, Error, TotalRank};
 
@@ -152,7 +152,7 @@ impl Scanned {
 /// Offers `values` as the stream positions `start..`, with a threshold from a sample when the
 /// slice is long enough for one ([`threshold::guess`]), and says how ([`Scanned`]). Returns the
 /// first NaN as an error, with the heap then holding some of the values before it.
-/// `start + values.len()` must be at most [`MAX_STREAM_LEN`](crate::check::MAX_STREAM_LEN).
+/// `start + values.len()` must be at most [`MAX_STREAM_LEN`].
 ///
 /// `arch::scan` compiles it a second time for a wider vector unit when the CPU has one,
 /// with a block test of its own: hence `inline(always)`, here and in what it calls on every
@@ -477,54 +477,44 @@ fn for_each<T: TotalRank>(block: &[T], at: u64, mut f: impl FnMut(Entry<T>)) -> 
 /// 1,025 it copies one.
 pub(crate) const ITER_CHUNK: usize = 1025;
 
-/// The longer chunk of the one pass of `try_extend` (k at most 64, the root of the heap its
-/// only threshold): 4,097 values (16 KB for `f32`) on a 64-bit target with an operating
-/// system (a host's stack), [`ITER_CHUNK`] on others (a microcontroller, wasm32, a kernel).
-/// The pass scans its first chunk as a slice, with a floor from a sample of the chunk, and
-/// each later one against the root, which is then the k-th best of the values before it: on
-/// a row in random order the value at position i beats it with probability about k/i, so
-/// with a first chunk of c values about k + k·ln(n/c) values enter the heap, and a first
-/// chunk four times as long spares about k·ln 4 of them (70 at k = 50, out of about 250 at
-/// n = 49,152), each a sift of the heap. It serves where that outweighs the cost of its
-/// larger buffer (`extend`'s `long_chunks`: values of at most 4 bytes, k at least 32, and an
-/// iterator that says it holds at least twice [`ITER_CHUNK`]). Chunks of 8,193 were slower
-/// than 1,025 at every n (32 KB, the first level cache of the machine).
-pub(crate) const ONE_PASS_CHUNK: usize = if crate::HOST_STACK { 4097 } else { ITER_CHUNK };
-
-/// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`: by
-/// chunks of `CHUNK` values ([`ITER_CHUNK`] or [`ONE_PASS_CHUNK`]) buffered on the stack,
-/// each scanned as a slice by `scan_chunk` (a call of [`scan_chunk`] compiled for the vector
-/// unit at hand), `*next` moving past each.
-/// Stops at the first error (a NaN, or the stream's end), with the heap then holding some of
-/// the values before it.
+/// [`scan`] of the values of an iterator in `band`, as the stream positions `*next..`. Once
+/// there is a threshold (a floor, or the root of a full heap) and while the iterator says it
+/// holds a block, straight from the iterator, with no copy ([`stretch`]); else by chunks of
+/// [`ITER_CHUNK`] values copied to the stack, each scanned as a slice by `scan_chunk` (a call
+/// of [`scan_chunk`] compiled for the vector unit at hand), `*next` moving past each. A heap
+/// being filled with no floor takes a chunk, and the stretches follow; an iterator that does
+/// not say its length (a `filter`) is read by chunks only. Stops at the first error (a NaN,
+/// or the stream's end), with the heap then holding some of the values before it.
 ///
-/// With `give_up`, it also stops after a chunk that spends its budget (the root was replaced
-/// more than k/2 + [`SPARE`] times), and returns `true`: a row whose order defeats the root
-/// as a threshold (a rising one), which a caller with a copy of the heap feeds otherwise. Not
-/// at the first chunk, which may replace the root as a heap being filled does (a heap full
-/// of lower values than the row's), nor at the last, when the heap holds the answer already
-/// (a short chunk, or the one that ends a length the iterator says is exact: no value is
-/// read ahead to know it, as a read after the copy kept the copy of a mapped iterator from
-/// the full width).
-/// On a row in random order a later chunk, after c others, replaces the root about
-/// k·ln((c + 1)/c) times: never near the budget.
+/// With `give_up`, it also stops after a chunk or stretch that spends its budget (the root
+/// was replaced more than k/2 + [`SPARE`] times), and returns `true`: a row whose order
+/// defeats the threshold (a rising one, or one whose sampled places hold its lowest values),
+/// which a caller with a copy of the heap feeds otherwise. Not at the first chunk of a heap
+/// being filled with no floor, which may replace the root as such a heap does (a heap full of
+/// lower values than the row's), nor at the last, when the heap holds the answer already (a
+/// short chunk, or the one that ends a length the iterator says is exact). Without it, a
+/// stretch that spends its budget hands the rest to chunks, whose floor is raised by counting
+/// ([`take_band`]). On a row in random order a later chunk, after c others, replaces the root
+/// about k·ln((c + 1)/c) times: never near the budget.
 ///
-/// The loop holds only the copy into the buffer, so that the iterator stays in registers and
-/// the copy (and a `map` the iterator applies) vectorizes at the full width of the vector unit:
-/// with the scan inlined beside it, the iterator was kept in memory and the copy of a mapped
-/// iterator ran at half the width.
+/// The chunks' loop holds only the copy into the buffer, so that the iterator stays in
+/// registers and the copy (and a `map` the iterator applies) vectorizes at the full width of
+/// the vector unit: with the scan inlined beside it, the iterator was kept in memory and the
+/// copy of a mapped iterator ran at half the width.
 #[inline(always)]
-pub(crate) fn scan_iter<S, I, const CHUNK: usize>(
+pub(crate) fn scan_iter<S, I, B>(
     heap: &mut S,
     next: &mut u64,
-    mut values: I,
+    mut values: Positions<I>,
     band: Band<S::Value>,
     give_up: bool,
+    test: B,
     mut scan_chunk: impl FnMut(&mut S, u64, &[S::Value], Band<S::Value>) -> Result<bool, Error>,
 ) -> Result<bool, Error>
 where
     S: Storage,
-    I: Iterator<Item = S::Value>,
+    I: Iterator<Item = S::Value> + Clone,
+    B: BlockTest,
 {
     // Where a length the iterator says is exact ends: there the last chunk is known as such
     // even when it is full. Only a hint: it decides whether to give up, not the answer.
@@ -532,12 +522,38 @@ where
         (low, Some(high)) if low == high => Some(next.saturating_add(low as u64)),
         _ => None,
     };
-    let Some(mut chunks) = Chunks::<_, CHUNK>::new(&mut values) else {
-        return Ok(false);
-    };
     let start = *next;
+    // The buffer, made (with the first value it takes) only once a chunk is copied.
+    let mut chunks: Option<Chunks<S::Value, ITER_CHUNK>> = None;
+    // Whether a stretch may be read straight from the iterator ([`stretch`]): until one
+    // spends its budget where the caller does not give up, which the chunks' raise bounds.
+    let mut straight = true;
     let scanned = loop {
-        let Some(chunk) = chunks.next_chunk(&mut values) else {
+        if straight && chunks.as_ref().map_or(true, |chunks| chunks.len == 0) {
+            let at = *next;
+            match stretch(heap, next, &mut values, band, test) {
+                Ok(Some(spent)) => {
+                    let last = values.size_hint().1 == Some(0) || end == Some(*next);
+                    // A stretch is never the first chunk of a heap being filled: with a
+                    // floor, appends replace no root.
+                    if spent && give_up && (at != start || band.floor.is_some()) && !last {
+                        break Ok(true);
+                    }
+                    straight = !spent;
+                    continue;
+                }
+                Ok(None) => {}
+                Err(error) => break Err(error),
+            }
+        }
+        let chunks = match &mut chunks {
+            Some(chunks) => chunks,
+            None => match Chunks::new(&mut values.by_value()) {
+                Some(made) => chunks.insert(made),
+                None => break Ok(false),
+            },
+        };
+        let Some(chunk) = chunks.next_chunk(&mut values.by_value()) else {
             break Ok(false);
         };
         let at = *next;
@@ -553,6 +569,147 @@ where
     settle(heap);
     scanned
 }
+
+/// An iterator's values with their positions counted by `Zip` with a range, which std moves
+/// past `n` values in O(1) when the iterator has random access (a slice's, copied, mapped,
+/// zipped or enumerated: `nth` only moves the index, and a `map`'s closure with no side
+/// effect is not run), and folds a clone of by index, so that a test of a block of its
+/// values vectorizes ([`stretch`], and the sample, [`threshold::iter_guess`]). Any other
+/// iterator is stepped through, value by value.
+#[derive(Clone)]
+pub(crate) struct Positions<I>(core::iter::Zip<core::ops::Range<usize>, I>);
+
+impl<T, I: Iterator<Item = T> + Clone> Positions<I> {
+    /// At most the first `most` values of `values`.
+    #[inline(always)]
+    pub(crate) fn new(values: I, most: usize) -> Self {
+        Positions((0..most).zip(values))
+    }
+
+    /// The values, without their positions, moving this iterator on.
+    #[inline(always)]
+    fn by_value(&mut self) -> impl Iterator<Item = T> + '_ {
+        self.0.by_ref().map(|(_, value)| value)
+    }
+
+    /// What the iterator says of the values left.
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+
+    /// How many of the next `n` values there are, and whether any of them may beat
+    /// `threshold` ([`TotalRank::may_enter_above`], true of NaN too), read from a clone with
+    /// no store.
+    #[inline(always)]
+    fn any_above(&self, n: usize, threshold: &T) -> (usize, bool)
+    where
+        T: TotalRank,
+    {
+        // Bounded by a zip, not `take`: an iterator without random access then folds by
+        // `next` alone, where `take` went through `try_fold`.
+        let (seen, any) =
+            (0..n)
+                .zip(self.0.clone())
+                .fold((0, 0_u32), |(seen, any), (_, (_, value))| {
+                    (seen + 1, any | u32::from(value.may_enter_above(threshold)))
+                });
+        (seen, any != 0)
+    }
+
+    /// The next values, from a clone, as many as `buffer` holds (fewer if the iterator ends).
+    #[inline(always)]
+    fn peek_into(&self, buffer: &mut [T]) {
+        for (slot, (_, value)) in buffer.iter_mut().zip(self.0.clone()) {
+            *slot = value;
+        }
+    }
+
+    /// The next `n` values (fewer if the iterator ends) and their positions, from a clone.
+    /// The positions are below `u32::MAX + 1` where the caller keeps a stream's.
+    #[inline(always)]
+    fn entries(&self, n: usize) -> impl Iterator<Item = (u32, T)> {
+        self.0.clone().take(n).map(|(at, value)| (at as u32, value))
+    }
+
+    /// Moves past the next `n` values.
+    #[inline(always)]
+    fn skip(&mut self, n: usize) {
+        if let Some(last) = n.checked_sub(1) {
+            self.0.nth(last);
+        }
+    }
+}
+
+/// Offers the values of `values` (stream positions `*next..`) in `band`, straight from the
+/// iterator, with no copy, for as long as a threshold holds (the higher of the band's floor
+/// and the root of a full heap) and the iterator says it holds a block: by blocks of
+/// [`BLOCK`], each tested as a whole against the threshold by a fold of a clone
+/// ([`Positions::any_above`]), as [`sweep`] tests a slice. Only a block in which some value
+/// may beat it is copied to the stack (64 values) and taken as [`sweep`] takes a block
+/// ([`take_block`]). A row of logits from a slice's iterator, mapped or not, is so read once,
+/// as the slice itself is, where a copy of every value into a chunk stored each one and read
+/// it again.
+///
+/// Stops after [`STRETCH`] values, or after a block that takes the root's replacements past
+/// a pass's budget (k/2 + [`SPARE`]), and says which: `Some(spent)`. `None` if it read
+/// nothing: no threshold yet (a heap being filled, with no floor), or fewer than a block
+/// left; chunks take those.
+#[inline(always)]
+fn stretch<S, I, B>(
+    heap: &mut S,
+    next: &mut u64,
+    values: &mut Positions<I>,
+    band: Band<S::Value>,
+    test: B,
+) -> Result<Option<bool>, Error>
+where
+    S: Storage,
+    I: Iterator<Item = S::Value> + Clone,
+    B: BlockTest,
+{
+    let Some(mut threshold) = threshold(heap, band.floor) else {
+        return Ok(None);
+    };
+    // Whole blocks that the iterator says it holds, within the stretch and the stream.
+    let room = usize::try_from(MAX_STREAM_LEN - *next).unwrap_or(usize::MAX);
+    let blocks = values.size_hint().0.min(STRETCH).min(room) / BLOCK;
+    let budget = heap.capacity() / 2 + SPARE;
+    let (mut replaced, mut at) = (0, *next);
+    for _ in 0..blocks {
+        // Said before each block, not only once: where the iterator has random access, the
+        // compiler then knows the fold's length, and unrolls it.
+        if values.size_hint().0 < BLOCK {
+            break;
+        }
+        let (seen, flagged) = values.any_above(BLOCK, &threshold);
+        if seen != BLOCK {
+            // Fewer values than the iterator said: the chunks take the rest.
+            break;
+        }
+        if flagged {
+            let mut block = [threshold; BLOCK];
+            values.peek_into(&mut block);
+            take_block(heap, &block, at, band, Some(threshold), test, &mut replaced)?;
+            // The heap only fills: a threshold stays one, and may rise.
+            threshold = self::threshold(heap, band.floor).unwrap_or(threshold);
+        }
+        values.skip(BLOCK);
+        at += BLOCK as u64;
+        if replaced > budget {
+            break;
+        }
+    }
+    #[cfg(test)]
+    tally::swept((at - *next) as usize, replaced);
+    let read = at != *next;
+    *next = at;
+    Ok(read.then_some(replaced > budget))
+}
+
+/// The most values [`stretch`] reads before [`scan_iter`] looks at what it spent, as it does
+/// after a chunk: [`ITER_CHUNK`] rounded down to whole blocks.
+const STRETCH: usize = ITER_CHUNK / BLOCK * BLOCK;
 
 /// One chunk of [`scan_iter`] (stream positions `at..`), and whether a pass spent its budget:
 /// every value into a full heap by [`take_band`] with its root as the only threshold, as
@@ -642,12 +799,13 @@ mod tests {
     use crate::heap::storage::Slices;
     use crate::testing::data;
 
-    /// `try_extend` with a heap small enough for the one pass (a copy of the heap, fed chunk
-    /// by chunk with the root as the only threshold) gives up at a chunk, neither the first
-    /// nor the last, that spends its budget, and is fed by the sampled path of larger heaps: on every
-    /// shape, copied (its length known) or filtered, the answer is the oracle's, and the root
-    /// replacements stay within those of a few chunks that spend their budget, where the
-    /// order of a rising row once spent the budget of every chunk.
+    /// `try_extend` with a heap small enough for the one run into a copy of the heap (above a
+    /// sample's floor when the iterator says its length, else with the root as the only
+    /// threshold) gives up at a stretch or chunk, not the last, that spends its budget, and
+    /// is fed as larger heaps are, sampled at other places: on every shape, copied (its
+    /// length known) or filtered, the answer is the oracle's, and the root replacements stay
+    /// within those of a few chunks that spend their budget, where the order of a rising row
+    /// once spent the budget of every chunk.
     #[test]
     #[cfg_attr(
         miri,
@@ -658,9 +816,7 @@ mod tests {
         use crate::SliceTopK;
         let n = 20_011;
         for k in [1, 7, 50, 64] {
-            // The chunk `extend`'s `long_chunks` takes for these `f32` rows, longer than one.
-            let chunk = if k >= 32 { ONE_PASS_CHUNK } else { ITER_CHUNK };
-            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, chunk));
+            let per_chunk = 2 * (k / 2 + SPARE + BLOCK + threshold::limit(k, ITER_CHUNK));
             for (name, x) in data::shapes(n, k) {
                 let want = oracle_bits(&x, k);
                 for exact in [true, false] {

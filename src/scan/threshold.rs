@@ -3,9 +3,10 @@
 //! rest of the slice when too many values are above the guess ([`raise`]), lowered when too
 //! few are ([`lower`]).
 
+use super::Positions;
 use super::SPARE;
 use crate::block::{for_flagged, BlockTest};
-use crate::check::{all_rankable, first_unrankable, not_rankable};
+use crate::check::{first_unrankable, not_rankable};
 use crate::heap::storage::sealed::Sealed as _;
 use crate::heap::storage::Limited;
 use crate::heap::{offer, peek_worst, Storage};
@@ -33,7 +34,7 @@ const MAX_EXPECTED: u64 = 45;
 /// Which places [`guess`] samples: two sets of places, so that a second look at a slice whose
 /// order defeated the first sees other values.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Phase {
+pub(crate) enum Phase {
     Start,
     Middle,
 }
@@ -59,17 +60,11 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     test: B,
 ) -> Result<Option<T>, Error> {
     let n = values.len();
-    if n < 2 * k {
+    let Some((runs, rank)) = sample_shape(k, n) else {
         return Ok(None);
-    }
-    // `k > 0` (the scan keeps something): the `max` only lets the compiler see it.
-    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k.max(1) as u64).unwrap_or(n);
-    let runs = (n / SPARSITY).min(expected) / RUN;
-    let rank = rank(k, runs * RUN, n);
-    if runs < 2 || rank > runs * RUN / 2 {
-        return Ok(None);
-    }
-    let stride = n / runs;
+    };
+    // At least 2 runs (`sample_shape`): the `max` only spares the build a division by zero.
+    let stride = n / runs.max(1);
     #[cfg(test)]
     super::tally::read(runs * RUN);
     let mut best = Limited::<T, MAX_RANK>::new(rank);
@@ -99,114 +94,99 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
     Ok(peek_worst(&best).map(|worst| worst.value))
 }
 
-/// At most one value in this many of an iterator is sampled ([`iter_guess`]): the sample of
-/// a slice reads a sixteenth, in runs; an iterator's values are sampled one by one.
-const ITER_SPARSITY: usize = 32;
-
-/// What [`iter_guess`] found in an iterator.
-pub(crate) struct IterGuess<T> {
-    /// A value that about k of the values (and a margin) are strictly above, if the sample
-    /// tells one.
-    pub(crate) guess: Option<T>,
-    /// With `check`: how many values the iterator yielded, and whether all were rankable.
-    pub(crate) seen: usize,
-    pub(crate) rankable: bool,
-}
-
-/// [`guess`] for the `count` values of an iterator, which can be run only from its start: a
-/// value that about k of them (and a margin) are strictly above, or `None` when they are too
-/// few for a sample to tell ([`iter_sample`]). The sample is `s` values, one at a hashed
-/// place in each of `s` equal stretches, read as the iterator runs by chunks (one run of it,
-/// buffered as the scan buffers it), and the guess is its r-th best, `r` from [`rank`], with
-/// s at most one in [`ITER_SPARSITY`] and small enough that r is at most [`MAX_RANK`]. With `check`
-/// the run goes on to the end and also counts the values and tests each for NaN, so that one
-/// run both checks and samples an iterator whose length is known; without it, it ends at the
-/// last sampled value, and the values must be rankable.
+/// [`guess`] for the `count` values of an iterator, read from its start with no copy of
+/// the row: runs of [`RUN`] at the places of `phase`, visited in order (an iterator runs
+/// only forward), each reached by moving past the values before it, in O(1) for an iterator
+/// with random access ([`Positions`]); a run none of whose values may beat the root of the
+/// sample's heap is passed over on one test, a fold. Where k is small for the row, each run
+/// gives the sample one value, its best: on a row in random order the best of `s/RUN` runs
+/// rank about as the best of `s` values do where few of the row's k best share a run, so the
+/// rank is [`guess`]'s; on a rising row, whose best sampled values would all be the last
+/// run's, the guess is the end of the r-th run from the end, which about `(r - 1)·n/runs`
+/// values are above, not `r`. Else every sampled value counts, as in [`guess`].
+/// (A slice's guess counts such a row and lowers its floor, [`lower`]; an iterator cannot
+/// count but by running again.) `None` when the values are too few for a sample to tell,
+/// or the iterator holds fewer than `count`. A NaN is left out (the pass that follows finds
+/// it).
 #[inline(always)]
-pub(crate) fn iter_guess<T: TotalRank>(
-    mut values: impl Iterator<Item = T>,
+pub(crate) fn iter_guess<T, I>(
+    mut values: Positions<I>,
     count: usize,
     k: usize,
-    check: bool,
-) -> IterGuess<T> {
-    let mut found = IterGuess {
-        guess: None,
-        seen: 0,
-        rankable: true,
-    };
-    let Some((s, r)) = iter_sample(count, k) else {
-        return found;
-    };
-    // `s` is at least 2r (more than 0): the `max` only spares the build a division by zero.
-    let stride = count / s.max(1);
-    let mut best = Limited::<T, MAX_RANK>::new(r);
-    let mut stretch = 0;
-    let Some(mut chunks) = super::Chunks::<_, { super::ITER_CHUNK }>::new(&mut values) else {
-        return found;
-    };
-    // The root of the sample's heap once it is full: a sampled value that cannot beat it is
-    // passed over on one comparison.
-    let mut root = None;
-    while let Some(chunk) = chunks.next_chunk(&mut values) {
-        while let Some(&value) = iter_place(stretch, stride)
-            .checked_sub(found.seen)
-            .and_then(|at| chunk.get(at))
-            .filter(|_| stretch < s)
-        {
-            let index = stretch as u32;
-            stretch += 1;
-            // A NaN may enter above any root, so that it is seen here.
-            if root.is_some_and(|root: T| !value.may_enter_above(&root)) {
+    phase: Phase,
+) -> Option<T>
+where
+    T: TotalRank,
+    I: Iterator<Item = T> + Clone,
+{
+    let (runs, rank) = sample_shape(k, count)?;
+    // A run's best stands for the run where few runs hold two of the k best (k·RUN at most
+    // an eighth of the row: each run's best beats the k-th best with probability about
+    // k·RUN/n, within 6 %, so the slice's rank holds) and the rank is within the runs; else
+    // every sampled value counts, as in the slice's guess.
+    let by_run = k * RUN <= count / 8 && 2 * rank <= runs;
+    // At least 2 runs (`sample_shape`): the `max` only spares the build a division by zero.
+    let stride = count / runs.max(1);
+    #[cfg(test)]
+    super::tally::read(runs * RUN);
+    let mut best = Limited::<T, MAX_RANK>::new(rank);
+    let mut at = 0;
+    for run in 0..runs {
+        let place = run_start(run, stride, phase).min(count - RUN);
+        // Runs never overlap: `place` is at or after `at` (`saturating_sub` only says so).
+        values.skip(place.saturating_sub(at));
+        at = place;
+        let root = peek_worst(&best)
+            .filter(|_| best.len() == rank)
+            .map(|root| root.value);
+        // Where the iterator says it holds the run: with random access the compiler then
+        // knows the length of the fold, and unrolls it.
+        if let Some(root) = root.filter(|_| values.size_hint().0 >= RUN) {
+            match values.any_above(RUN, &root) {
+                (seen, _) if seen != RUN => return None,
+                (_, false) => continue,
+                _ => {}
+            }
+        }
+        let mut seen = 0;
+        let mut top: Option<Entry<T>> = None;
+        for (index, value) in values.entries(RUN) {
+            seen += 1;
+            // A NaN is left out.
+            if !value.is_rankable() {
                 continue;
             }
-            // A value is compared only once it is known to be rankable (a `rank_cmp` of
-            // another type may rely on it): a NaN is left out of the sample, and the run
-            // says so.
-            if value.is_rankable() {
-                offer(&mut best, Entry { value, index });
-                root = peek_worst(&best)
-                    .filter(|_| best.len() == r)
-                    .map(|root| root.value);
-            } else {
-                found.rankable = false;
+            let entry = Entry { value, index };
+            if !by_run {
+                // A value that cannot beat the root is not offered.
+                if root.map_or(true, |root| value.may_enter_above(&root)) {
+                    offer(&mut best, entry);
+                }
+            } else if top.map_or(true, |top| value.rank_cmp(&top.value).is_gt()) {
+                top = Some(entry);
             }
         }
-        // Every chunk but the last is full: a place not in it is in a later one.
-        found.seen += chunk.len();
-        if check {
-            found.rankable &= all_rankable(chunk);
+        if seen != RUN {
+            return None;
         }
-        // Without `check`, the run ends at the last sampled value; with it, at the end, or
-        // past `count` (an iterator longer than it said: the caller checks it otherwise).
-        if (!check && stretch == s) || found.seen > count {
-            break;
+        if let Some(top) = top {
+            offer(&mut best, top);
         }
     }
-    if stretch == s {
-        found.guess = peek_worst(&best).map(|worst| worst.value);
+    peek_worst(&best).map(|worst| worst.value)
+}
+
+/// The shape of [`guess`]'s sample of `n` values for a heap of `k`: how many runs of [`RUN`],
+/// and the rank of the guess among them, or `None` when the values are too few for a sample
+/// to tell (fewer than 2k, too few runs, or a rank above half the sample).
+fn sample_shape(k: usize, n: usize) -> Option<(usize, usize)> {
+    if k == 0 || n < 2 * k {
+        return None;
     }
-    found
-}
-
-/// The size `s` of [`iter_guess`]'s sample of `count` values for a heap of `k`, and the rank
-/// `r` of its guess there, or `None` if the values are too few for the sample to tell.
-pub(crate) fn iter_sample(count: usize, k: usize) -> Option<(usize, usize)> {
-    // λ = k·s/count sampled values expected above the k-th best, at most MAX_EXPECTED.
-    let most = MAX_EXPECTED * count as u64 / k.max(1) as u64;
-    let s = (count / ITER_SPARSITY).min(usize::try_from(most).unwrap_or(usize::MAX));
-    let r = rank(k, s, count);
-    // Too few values for the sample's r-th best to be above many fewer than all of them.
-    (2 * r <= s && r <= MAX_RANK && s <= count).then_some((s, r))
-}
-
-/// The place [`iter_guess`] samples in stretch `j` of `stride` values: Fibonacci hashing, as
-/// in [`run_start`].
-#[inline]
-fn iter_place(j: usize, stride: usize) -> usize {
-    let hash = (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    // Into `0..stride` by a multiply and a shift, not a division (Lemire's range reduction):
-    // `hash` is below 2^32.
-    j * stride + ((hash * stride as u64) >> 32) as usize
+    let expected = usize::try_from(MAX_EXPECTED * n as u64 / k as u64).unwrap_or(n);
+    let runs = (n / SPARSITY).min(expected) / RUN;
+    let rank = rank(k, runs * RUN, n);
+    (runs >= 2 && rank <= runs * RUN / 2).then_some((runs, rank))
 }
 
 /// Where run `run` of the sample starts: in the run's own stretch of `stride` values, at a
@@ -664,10 +644,13 @@ mod tests {
     use crate::block::Portable;
     use crate::testing::data;
 
-    /// `try_extend` beyond the stack copy (k > 64), which scans above [`iter_guess`] and then,
-    /// if fewer than k values are above it, at or below it, against the oracle: on every shape
-    /// of the benches, and on rows whose sampled places hold their best values (the guess too
-    /// high: the second run takes the rest) or their worst (too low), plain and with ties.
+    /// `try_extend`, which scans above [`iter_guess`] and then, if fewer than k values are
+    /// above it, at or below it, against the oracle: with the stack copy (k up to 64) and
+    /// without, on every shape of the benches, and on rows whose sampled places hold their
+    /// best values (the guess too high: the second run takes the rest) or their worst (too
+    /// low), plain and with ties; the iterator mapped (it says its length: sampled) and
+    /// filtered (it does not: fed with the root alone when the copy serves, else checked
+    /// first, then sampled).
     #[test]
     #[cfg_attr(
         miri,
@@ -677,9 +660,14 @@ mod tests {
         use crate::testing::{bits, oracle_bits};
         use crate::SliceTopK;
         let n = 20_011;
-        for k in [65, 200, 1000] {
-            let (s, _) = iter_sample(n, k).unwrap();
-            let sampled: Vec<usize> = (0..s).map(|j| iter_place(j, n / s)).collect();
+        for k in [1, 7, 50, 64, 65, 200, 1000] {
+            let (runs, _) = sample_shape(k, n).unwrap();
+            let sampled: Vec<usize> = (0..runs)
+                .flat_map(|run| {
+                    let place = run_start(run, n / runs, Phase::Start).min(n - RUN);
+                    place..place + RUN
+                })
+                .collect();
             let mut rows = data::shapes(n, k);
             for (name, at_places) in [("places best", 1.0e6_f32), ("places worst", -1.0e6)] {
                 let mut x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
@@ -689,13 +677,11 @@ mod tests {
                 rows.push((name, x));
             }
             for (name, x) in rows {
-                let found = iter_guess(x.iter().copied(), n, k, true);
-                assert!(found.guess.is_some(), "{name}, k = {k}");
-                assert_eq!((found.seen, found.rankable), (n, true), "{name}, k = {k}");
+                let places = Positions::new(x.iter().copied(), usize::MAX);
+                let guess = iter_guess(places, n, k, Phase::Start);
+                assert!(guess.is_some(), "{name}, k = {k}");
                 let halved: Vec<f32> = x.iter().map(|&v| v * 0.5).collect();
                 let want = oracle_bits(&halved, k);
-                // Mapped, the iterator says its length (checked and sampled in one run);
-                // filtered, it does not (a run to check, then one to sample).
                 let mapped = x.iter().map(|&v| v * 0.5);
                 for exact in [true, false] {
                     let (mut idx, mut val) = (std::vec![0; k], std::vec![0.0; k]);
