@@ -22,12 +22,15 @@
 //!
 //! [`extend_iter`] is the same for an iterator, which it may run more than once (clones
 //! first). One that says its length is sampled for a floor, as a slice is, by moving past the
-//! values between the sampled runs; then its values are read by blocks against the floor and
-//! the root straight from the iterator, with no copy, where it has random access (a slice's
-//! iterator, copied or mapped: `scan::Positions`), and by chunks copied to the stack where
-//! not. With a heap of up to 64 entries that is one run (two if fewer than k values were above
-//! the floor), into a copy of the heap; with a larger heap, a first run checks the values.
-//! An iterator that does not say its length is fed with the root as its only threshold.
+//! values between the sampled runs; then, while it says it holds a block, its values are
+//! read by blocks tested against the floor and the root straight from the iterator, with no
+//! copy: as fast as a slice where it has random access (a slice's iterator, copied or mapped:
+//! `scan::Positions`), stepped through value by value where not; the rest by chunks copied to
+//! the stack. With a heap of up to 64 entries that is one run (two if fewer than k values
+//! were above the floor), into a copy of the heap; with a larger heap, a first run checks the
+//! values. An iterator that does not say its length is fed, with a heap of up to 64 entries,
+//! with the root as its only threshold, by chunks; with a larger one (or if its order defeats
+//! the root) it is counted, then sampled and fed as above.
 
 use crate::check::{check_len, check_values, not_rankable, MAX_STREAM_LEN};
 #[cfg(not(feature = "fast"))]
@@ -233,14 +236,19 @@ mod fast {
             // copy.
             passed = run(&mut scratch, &mut at, Middle, false);
         }
+        // On a 32-bit target a run stops at `usize::MAX` values, one short of the stream's
+        // end (`Positions`): one that reached it is counted as a larger heap's is, which
+        // finds a value past the end.
+        let bounded = usize::try_from(at - *next).is_ok_and(|read| read == usize::MAX);
         match passed {
-            Ok(false) => {
+            Ok(false) if !bounded => {
                 copy_back(&scratch, heap);
                 *next = at;
                 Ok(())
             }
-            // The row's order defeats the root as a threshold (a rising row).
-            Ok(true) => sampled(heap, next, values, Middle),
+            // Gave up (the row's order defeats the root as a threshold: a rising row), or
+            // reached the bound.
+            Ok(_) => sampled(heap, next, values, Middle),
             // The canonical error, from the start; the scan's if a rerun finds none.
             Err(error) => Err(super::check_iter(*next, values).err().unwrap_or(error)),
         }
@@ -337,7 +345,7 @@ fn offer_each<S: Storage>(heap: &mut S, start: u64, values: &[S::Value]) {
 }
 
 /// Offers the values of `values` as the stream positions `*next..`, all or nothing: with
-/// `fast` by the scan, in chunks; without it, once a clone has checked them
+/// `fast` by the scan (`fast::extend_iter`); without it, once a clone has checked them
 /// ([`check_iter`]), one by one (`offer_each`), bounded by the count.
 pub(crate) fn extend_iter<S, I>(heap: &mut S, next: &mut u64, values: I) -> Result<(), Error>
 where

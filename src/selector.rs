@@ -180,7 +180,7 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// [`SliceTopK`]'s can be any size), never one of the values. So the iterator must be
     /// [`Clone`] and may be run more than once. An iterator that says its length exactly is
     /// first sampled for a floor that about k of its values are above, as a slice is (runs of
-    /// values at spread places, one value from each), and its values are then read by blocks
+    /// values at spread places), and its values are then read by blocks
     /// of 64, each tested as a whole against the floor and the heap's root: only a block in
     /// which one may enter is looked at value by value. With k at most 64 the heap is copied
     /// to the stack and that is one run (a clone runs again only to name an error, or, if
@@ -195,8 +195,9 @@ impl<T: TotalRank, S: Storage<Value = T>> Selector<T, S> {
     /// Speed depends on the iterator: the blocks and the moves between the sampled places
     /// are read as std reads an iterator with random access (a slice's, a `Vec`'s or a
     /// range's iterator, through `copied`, `cloned`, `map`, `zip`, `enumerate`, `chunks`): a
-    /// block's test is a fold that vectorizes, and a move past values is O(1), with no call
-    /// of a `map`'s closure that has no side effect. Another iterator that says its length
+    /// block's test is a fold that vectorizes, and a move past values is O(1) (std calls a
+    /// `map`'s closure for each value passed, for its side effects: an optimized build drops
+    /// the calls of one that has none). Another iterator that says its length
     /// (`chain`, `rev`, `take`, `step_by`, `inspect`) is stepped through value by value two
     /// or three times: several times slower than a slice (docs/BENCHMARKS.md); slice or
     /// collect such a row first where speed matters.

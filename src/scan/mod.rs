@@ -529,7 +529,12 @@ where
     // spends its budget where the caller does not give up, which the chunks' raise bounds.
     let mut straight = true;
     let scanned = loop {
-        if straight && chunks.as_ref().map_or(true, |chunks| chunks.len == 0) {
+        // Not after a short chunk: an iterator that has ended is not run again.
+        if straight
+            && chunks
+                .as_ref()
+                .map_or(true, |chunks| chunks.len == 0 && !chunks.done)
+        {
             let at = *next;
             match stretch(heap, next, &mut values, band, test) {
                 Ok(Some(spent)) => {
@@ -572,10 +577,12 @@ where
 
 /// An iterator's values with their positions counted by `Zip` with a range, which std moves
 /// past `n` values in O(1) when the iterator has random access (a slice's, copied, mapped,
-/// zipped or enumerated: `nth` only moves the index, and a `map`'s closure with no side
-/// effect is not run), and folds a clone of by index, so that a test of a block of its
-/// values vectorizes ([`stretch`], and the sample, [`threshold::iter_guess`]). Any other
-/// iterator is stepped through, value by value.
+/// zipped or enumerated: `nth` only moves the index, and calls a `map`'s closure for each
+/// value passed only for its side effects, which an optimized build drops when it has none),
+/// and folds a clone of by index, so that a test of a block of its values vectorizes
+/// ([`stretch`], and the sample, [`threshold::iter_guess`]). Any other iterator is stepped
+/// through, value by value. At most `most` values: on a 32-bit target `usize::MAX` is one
+/// short of a stream's `u32::MAX + 1` positions (the caller sees that it reached it).
 #[derive(Clone)]
 pub(crate) struct Positions<I>(core::iter::Zip<core::ops::Range<usize>, I>);
 
@@ -802,10 +809,11 @@ mod tests {
     /// `try_extend` with a heap small enough for the one run into a copy of the heap (above a
     /// sample's floor when the iterator says its length, else with the root as the only
     /// threshold) gives up at a stretch or chunk, not the last, that spends its budget, and
-    /// is fed as larger heaps are, sampled at other places: on every shape, copied (its
-    /// length known) or filtered, the answer is the oracle's, and the root replacements stay
-    /// within those of a few chunks that spend their budget, where the order of a rising row
-    /// once spent the budget of every chunk.
+    /// runs again above a floor sampled at other places (the iterator that says its length),
+    /// or is fed as larger heaps are (the other): on every shape, copied or filtered, the
+    /// answer is the oracle's, and the root replacements stay within those of a few chunks
+    /// that spend their budget, where the order of a rising row once spent the budget of
+    /// every chunk.
     #[test]
     #[cfg_attr(
         miri,

@@ -106,8 +106,8 @@ pub(super) fn guess<T: TotalRank, B: BlockTest>(
 /// values are above, not `r`. Else every sampled value counts, as in [`guess`].
 /// (A slice's guess counts such a row and lowers its floor, [`lower`]; an iterator cannot
 /// count but by running again.) `None` when the values are too few for a sample to tell,
-/// or the iterator holds fewer than `count`. A NaN is left out (the pass that follows finds
-/// it).
+/// or a sampled run is past the iterator's end (it holds fewer than `count`). A NaN is left
+/// out (the pass that follows finds it).
 #[inline(always)]
 pub(crate) fn iter_guess<T, I>(
     mut values: Positions<I>,

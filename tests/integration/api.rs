@@ -381,7 +381,7 @@ fn try_extend_compares_no_value_before_it_is_checked() {
     let n = if cfg!(miri) { 2_000 } else { 20_000 };
     for at in [0, 1, 31, n / 2, n - 1] {
         let row = (0..n).map(|i| Score(if i == at { f64::NAN } else { i as f64 }));
-        for k in [65, 100] {
+        for k in [8, 50, 65, 100] {
             let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![Score(-1.0); k]);
             let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
             let got = top.try_extend(row.clone());
@@ -528,4 +528,115 @@ fn sorted_results_compare_and_hash_by_their_entries() {
     assert_ne!(a, c); // the same values at other indices
     assert_eq!(a.clone(), a);
     assert_eq!(a, [Entry::new(9, 1), Entry::new(5, 0)]);
+}
+
+/// Iterators that say their length but have no random access in std's sense (`rev`, `chain`,
+/// `take`, `step_by`, and one of the user's own) go through the same blocks and sample,
+/// stepped through value by value: the answer is the oracle's, with a heap small enough for
+/// the copy and one too large for it, on rows long enough for many blocks, with ties.
+#[test]
+#[cfg_attr(miri, ignore = "rows long enough for the sample and many blocks")]
+fn try_extend_of_iterators_without_random_access_keeps_the_oracle() {
+    /// A slice's values behind an iterator of the user's, with its exact length.
+    #[derive(Clone)]
+    struct Own<'a>(core::slice::Iter<'a, f32>);
+    impl Iterator for Own<'_> {
+        type Item = f32;
+        fn next(&mut self) -> Option<f32> {
+            self.0.next().copied()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            self.0.size_hint()
+        }
+    }
+    let n = 12_007;
+    let logits = normal_logits(n, 5);
+    let ties: Vec<f32> = logits.iter().map(|v| (v * 4.0).round()).collect();
+    for x in [&logits, &ties] {
+        let (head, tail) = x.split_at(n / 3);
+        let reversed: Vec<f32> = x.iter().rev().copied().collect();
+        let stepped: Vec<f32> = x.iter().step_by(3).copied().collect();
+        for k in [8_usize, 50, 200] {
+            let check = |what: &str, want: &[f32], iter: &mut dyn FnMut(&mut SliceTopK<f32>)| {
+                let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+                let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+                iter(&mut top);
+                assert_eq!(top.stream_len(), want.len() as u64, "{what}, k = {k}");
+                let got: Vec<Entry<f32>> = top.iter_sorted().collect();
+                assert_eq!(
+                    bits(&got),
+                    bits(&oracle(want, k).unwrap()),
+                    "{what}, k = {k}"
+                );
+            };
+            check("rev", &reversed, &mut |top| {
+                top.try_extend(x.iter().rev().copied()).unwrap()
+            });
+            check("chain", x, &mut |top| {
+                top.try_extend(head.iter().chain(tail).copied()).unwrap()
+            });
+            check("take", &x[..n - 5], &mut |top| {
+                top.try_extend(x.iter().copied().take(n - 5)).unwrap()
+            });
+            check("step_by", &stepped, &mut |top| {
+                top.try_extend(x.iter().step_by(3).copied()).unwrap()
+            });
+            check("own", x, &mut |top| top.try_extend(Own(x.iter())).unwrap());
+        }
+    }
+}
+
+/// A long iterator that ends exactly at the stream's end (`u32::MAX + 1` positions), read by
+/// blocks: accepted, its last value kept at position `u32::MAX`; one value more is too long.
+#[test]
+fn try_extend_by_blocks_to_the_stream_end() {
+    let len = 2_000_u32;
+    let base = (u64::from(u32::MAX) + 1 - u64::from(len)) as u32;
+    let mut x = normal_logits(len as usize, 9);
+    *x.last_mut().unwrap() = 100.0;
+    for k in [8_usize, 100] {
+        let (mut idx, mut val) = (vec![IDX_SENTINEL; k], vec![VAL_SENTINEL; k]);
+        let mut top = SliceTopK::with_offset(&mut idx, &mut val, base).unwrap();
+        let longer = x.iter().copied().chain([1.0]);
+        assert!(matches!(top.try_extend(longer), Err(Error::TooLong { .. })));
+        assert_eq!((top.len(), top.stream_len()), (0, u64::from(base)));
+        top.try_extend(x.iter().map(|&v| v * 0.5)).unwrap();
+        assert_eq!(top.stream_len(), u64::from(u32::MAX) + 1, "k = {k}");
+        assert_eq!(top.iter_sorted().next().map(|e| e.index), Some(u32::MAX));
+    }
+}
+
+/// An iterator that returns `None` and then yields again (not fused), while its `size_hint`
+/// still says it holds many: the first `None` ends it, as for a slice's values.
+#[test]
+fn try_extend_stops_at_the_first_none() {
+    #[derive(Clone)]
+    struct Restarts<'a>(&'a [f32], usize);
+    impl Iterator for Restarts<'_> {
+        type Item = f32;
+        fn next(&mut self) -> Option<f32> {
+            self.1 += 1;
+            // Position 1,000 is a gap: `None`, then the values again.
+            (self.1 != 1_001)
+                .then(|| self.0.get(self.1 - 1).copied())
+                .flatten()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            let left = self.0.len().saturating_sub(self.1);
+            (left, Some(left))
+        }
+    }
+    let x = normal_logits(3_000, 13);
+    for k in [8_usize, 100] {
+        let (mut idx, mut val) = (vec![0; k], vec![0.0; k]);
+        let mut top = SliceTopK::new(&mut idx, &mut val).unwrap();
+        top.try_extend(Restarts(&x, 0)).unwrap();
+        assert_eq!(top.stream_len(), 1_000, "k = {k}");
+        let got: Vec<Entry<f32>> = top.iter_sorted().collect();
+        assert_eq!(
+            bits(&got),
+            bits(&oracle(&x[..1_000], k).unwrap()),
+            "k = {k}"
+        );
+    }
 }
